@@ -1,0 +1,145 @@
+package io.redkit.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.redkit.RedisEndpoint;
+import io.redkit.RedkitConfig;
+import io.redkit.Topology;
+
+/**
+ * The only place that knows the topology: builds the Lettuce client for standalone, Sentinel or Cluster with
+ * redkit's defaults, and opens connections that the rest of redkit sees through one command interface.
+ */
+public final class LettuceConnector {
+
+    /** String keys (UTF-8), byte values: features choose their own value encoding. */
+    public static final RedisCodec<String, byte[]> CODEC = RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE);
+
+    private final RedkitConfig config;
+    private final AbstractRedisClient client;
+
+    private LettuceConnector(RedkitConfig config, AbstractRedisClient client) {
+        this.config = config;
+        this.client = client;
+    }
+
+    /** Creates the client for {@code config}'s topology; nothing is connected yet. */
+    public static LettuceConnector create(RedkitConfig config, ClientResources resources) {
+        if (config.topology() == Topology.CLUSTER) {
+            List<RedisURI> seeds = new ArrayList<>();
+            for (RedisEndpoint e : config.endpoints()) {
+                seeds.add(uri(config, RedisURI.Builder.redis(e.host(), e.port())));
+            }
+            RedisClusterClient cluster = RedisClusterClient.create(resources, seeds);
+            cluster.setOptions(ClusterClientOptions.builder(clientOptions(config).build())
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            .enablePeriodicRefresh(config.topologyRefreshPeriod())
+                            .enableAllAdaptiveRefreshTriggers()
+                            .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(5))
+                            .build())
+                    .build());
+            return new LettuceConnector(config, cluster);
+        }
+        RedisURI.Builder builder;
+        List<RedisEndpoint> endpoints = config.endpoints();
+        if (config.topology() == Topology.SENTINEL) {
+            RedisEndpoint first = endpoints.get(0);
+            builder = RedisURI.Builder.sentinel(first.host(), first.port(), config.sentinelMasterId());
+            for (RedisEndpoint e : endpoints.subList(1, endpoints.size())) {
+                builder.withSentinel(e.host(), e.port());
+            }
+        } else {
+            builder = RedisURI.Builder.redis(endpoints.get(0).host(), endpoints.get(0).port());
+        }
+        builder.withDatabase(config.database());
+        RedisClient standalone = RedisClient.create(resources, uri(config, builder));
+        standalone.setOptions(clientOptions(config).build());
+        return new LettuceConnector(config, standalone);
+    }
+
+    /** Opens a new connection; Lettuce's connect exceptions are translated by the caller. */
+    public StatefulConnection<String, byte[]> connect() {
+        if (client instanceof RedisClusterClient cluster) {
+            return cluster.connect(CODEC);
+        }
+        return ((RedisClient) client).connect(CODEC);
+    }
+
+    /** The topology-independent command interface of a connection opened here. */
+    public static RedisClusterAsyncCommands<String, byte[]> async(StatefulConnection<String, byte[]> connection) {
+        if (connection instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
+            return cluster.async();
+        }
+        return ((StatefulRedisConnection<String, byte[]>) connection).async();
+    }
+
+    /** Shuts the client down (not the shared resources). */
+    public void shutdown(Duration timeout) {
+        client.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The configuration this connector was built from. */
+    public RedkitConfig config() {
+        return config;
+    }
+
+    private static RedisURI uri(RedkitConfig config, RedisURI.Builder builder) {
+        builder.withTimeout(config.connectTimeout());
+        if (config.tls()) {
+            builder.withSsl(true).withVerifyPeer(switch (config.tlsVerify()) {
+                case FULL -> SslVerifyMode.FULL;
+                case CA -> SslVerifyMode.CA;
+                case NONE -> SslVerifyMode.NONE;
+            });
+        }
+        if (config.password() != null) {
+            if (config.username() != null) {
+                builder.withAuthentication(config.username(), config.password());
+            } else {
+                builder.withPassword(config.password().toCharArray());
+            }
+        }
+        if (config.clientName() != null) {
+            builder.withClientName(config.clientName());
+        }
+        return builder.build();
+    }
+
+    private static ClientOptions.Builder clientOptions(RedkitConfig config) {
+        ClientOptions.Builder options = ClientOptions.builder()
+                .autoReconnect(true)
+                // Lettuce queues commands while disconnected until they time out; a request path wants to
+                // know at once that Redis is gone, so that it can serve from the source.
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .socketOptions(SocketOptions.builder().connectTimeout(config.connectTimeout()).keepAlive(true)
+                        .build())
+                // redkit applies each profile's timeout itself, so Lettuce's own is off (see CommandExecutor).
+                .timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build());
+        if (config.tls() && config.caCertificate() != null) {
+            options.sslOptions(SslOptions.builder().trustManager(config.caCertificate().toFile()).build());
+        }
+        return options;
+    }
+}
