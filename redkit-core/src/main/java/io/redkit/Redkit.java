@@ -23,6 +23,7 @@ import io.redkit.internal.DefaultRedisOps;
 import io.redkit.internal.ExceptionTranslator;
 import io.redkit.internal.LettuceConnector;
 import io.redkit.internal.Lifecycle;
+import io.redkit.internal.NonIdempotentGuard;
 import io.redkit.internal.RedkitMetrics;
 
 /**
@@ -57,6 +58,8 @@ public final class Redkit implements AutoCloseable {
                         .tags(Tags.of("client", config.name())).histogram(false).build()))
                 .build();
         this.connector = LettuceConnector.create(config, resources);
+        NonIdempotentGuard guard = new NonIdempotentGuard();
+        connector.onDisconnect(guard::connectionLost);
         try {
             this.shared = connector.connect();
         } catch (RuntimeException e) {
@@ -66,12 +69,12 @@ public final class Redkit implements AutoCloseable {
         }
         RedkitMetrics metrics = new RedkitMetrics(meters, config.name());
         CommandExecutor request = new CommandExecutor(() -> LettuceConnector.async(shared),
-                config.requestProfile(), metrics, resources.timer(), lifecycle, () -> { });
+                config.requestProfile(), metrics, resources.timer(), lifecycle, guard, () -> { });
         this.requestOps = new DefaultRedisOps(request);
         this.backgroundOps = new DefaultRedisOps(request.withProfile(config.backgroundProfile()));
         this.pool = new DedicatedPool(config.dedicatedPool(), connector,
                 lease -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(lease.connection()),
-                        config.requestProfile(), metrics, resources.timer(), lifecycle, lease::markUnhealthy)),
+                        config.requestProfile(), metrics, resources.timer(), lifecycle, guard, lease::markUnhealthy)),
                 metrics);
         log.info("redkit '{}' connected to {} ({})", config.name(), config.maskedUrl(), config.topology());
     }

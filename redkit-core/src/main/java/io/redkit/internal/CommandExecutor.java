@@ -33,23 +33,25 @@ public final class CommandExecutor {
     private final Timer timer;
     private final Lifecycle lifecycle;
     private final Runnable onTimeout;
+    private final NonIdempotentGuard guard;
     private final long timeoutNanos;
 
     /** Creates an executor; {@code onTimeout} runs after every timeout (a dedicated connection marks itself bad). */
     public CommandExecutor(Supplier<RedisClusterAsyncCommands<String, byte[]>> commands, CommandProfile profile,
-            RedkitMetrics metrics, Timer timer, Lifecycle lifecycle, Runnable onTimeout) {
+            RedkitMetrics metrics, Timer timer, Lifecycle lifecycle, NonIdempotentGuard guard, Runnable onTimeout) {
         this.commands = commands;
         this.profile = profile;
         this.metrics = metrics;
         this.timer = timer;
         this.lifecycle = lifecycle;
         this.onTimeout = onTimeout;
+        this.guard = guard;
         this.timeoutNanos = profile.timeout().toNanos();
     }
 
     /** The same executor under another profile. */
     public CommandExecutor withProfile(CommandProfile other) {
-        return new CommandExecutor(commands, other, metrics, timer, lifecycle, onTimeout);
+        return new CommandExecutor(commands, other, metrics, timer, lifecycle, guard, onTimeout);
     }
 
     /** The profile in force. */
@@ -72,7 +74,7 @@ public final class CommandExecutor {
                 RedkitException failure = null;
                 RedisFuture<T> future = null;
                 try {
-                    future = call.apply(api);
+                    future = dispatch(api, call, idempotency);
                 } catch (RuntimeException e) {
                     failure = ExceptionTranslator.translate(command, e, profile.timeout());
                 }
@@ -100,6 +102,15 @@ public final class CommandExecutor {
         } finally {
             lifecycle.exit();
         }
+    }
+
+    private <T> RedisFuture<T> dispatch(RedisClusterAsyncCommands<String, byte[]> api,
+            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call, Idempotency idempotency) {
+        RedisFuture<T> future = call.apply(api);
+        if (idempotency == Idempotency.NON_IDEMPOTENT) {
+            guard.track(future.toCompletableFuture());
+        }
+        return future;
     }
 
     private RedisTimeoutException timedOut(String command, RedisFuture<?> future) {
@@ -149,7 +160,7 @@ public final class CommandExecutor {
             CompletableFuture<T> result) {
         RedisFuture<T> future;
         try {
-            future = call.apply(api);
+            future = dispatch(api, call, idempotency);
         } catch (RuntimeException e) {
             failAsync(command, idempotency, api, call, attempt, result,
                     ExceptionTranslator.translate(command, e, profile.timeout()));

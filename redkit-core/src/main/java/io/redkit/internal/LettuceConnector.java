@@ -7,7 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.SslOptions;
@@ -77,6 +79,16 @@ public final class LettuceConnector {
         RedisClient standalone = RedisClient.create(resources, uri(config, builder));
         standalone.setOptions(clientOptions(config).build());
         return new LettuceConnector(config, standalone);
+    }
+
+    /** Runs {@code action} on the event loop whenever any connection of this client drops. */
+    public void onDisconnect(Runnable action) {
+        client.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
+                action.run();
+            }
+        });
     }
 
     /** Opens a new connection; Lettuce's connect exceptions are translated by the caller. */

@@ -1,0 +1,135 @@
+package io.redkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RedkitConfigTest {
+
+    private static final String SECRET = "s3cr3t-Pa55";
+
+    @Test
+    void defaultsDifferFromLettuceOnPurpose() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://127.0.0.1:6379");
+        assertThat(config.requestProfile().timeout()).isEqualTo(Duration.ofMillis(300));
+        assertThat(config.requestProfile().maxRetries()).isEqualTo(1);
+        assertThat(config.requestProfile().retryOnTimeout()).isFalse();
+        assertThat(config.backgroundProfile().maxRetries()).isEqualTo(3);
+        assertThat(config.backgroundProfile().backoffMin()).isEqualTo(Duration.ofMillis(8));
+        assertThat(config.backgroundProfile().backoffMax()).isEqualTo(Duration.ofMillis(512));
+        assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.dedicatedPool().maxIdle()).isEqualTo(10);
+        assertThat(config.dedicatedPool().maxSize()).isEqualTo(20);
+    }
+
+    @Test
+    void standaloneUrlWithAclUserDatabaseAndParameters() {
+        RedkitConfig config = RedkitConfig.fromUrl(
+                "redis://app:" + SECRET + "@cache.internal:6380/3?timeout=150ms&connectTimeout=1s&clientName=svc");
+        assertThat(config.topology()).isEqualTo(Topology.STANDALONE);
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("cache.internal", 6380));
+        assertThat(config.username()).isEqualTo("app");
+        assertThat(config.password()).isEqualTo(SECRET);
+        assertThat(config.database()).isEqualTo(3);
+        assertThat(config.requestProfile().timeout()).isEqualTo(Duration.ofMillis(150));
+        assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.clientName()).isEqualTo("svc");
+    }
+
+    @Test
+    void percentEncodedPasswordIsDecoded() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://:p%40ss%3Aword%2B@localhost");
+        assertThat(config.username()).isNull();
+        assertThat(config.password()).isEqualTo("p@ss:word+");
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("localhost", 6379));
+    }
+
+    @Test
+    void tlsUrlVerifiesFullyByDefault() {
+        RedkitConfig config = RedkitConfig.fromUrl("rediss://redis.example.com:6380");
+        assertThat(config.tls()).isTrue();
+        assertThat(config.tlsVerify()).isEqualTo(TlsVerify.FULL);
+        assertThat(RedkitConfig.fromUrl("rediss://10.0.0.1?verifyPeer=ca").tlsVerify()).isEqualTo(TlsVerify.CA);
+    }
+
+    @Test
+    void sentinelUrlListsSentinelsAndNamesTheMaster() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis-sentinel://s1:26379,s2,s3:26380/2#mymaster");
+        assertThat(config.topology()).isEqualTo(Topology.SENTINEL);
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("s1", 26379),
+                new RedisEndpoint("s2", 26379), new RedisEndpoint("s3", 26380));
+        assertThat(config.sentinelMasterId()).isEqualTo("mymaster");
+        assertThat(config.database()).isEqualTo(2);
+    }
+
+    @Test
+    void commaListOfSeedsMeansCluster() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://10.0.0.1:7000,10.0.0.2:7001,[::1]:7002");
+        assertThat(config.topology()).isEqualTo(Topology.CLUSTER);
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("10.0.0.1", 7000),
+                new RedisEndpoint("10.0.0.2", 7001), new RedisEndpoint("::1", 7002));
+        assertThat(RedkitConfig.fromUrl("redis://seed:7000?topology=cluster").topology())
+                .isEqualTo(Topology.CLUSTER);
+    }
+
+    @Test
+    void fromEnvReadsRedisUrlAndNamesTheVariableWhenMissing() {
+        assertThat(RedkitConfig.fromEnv(Map.of("REDIS_URL", "redis://h:1")).endpoints())
+                .containsExactly(new RedisEndpoint("h", 1));
+        assertThatThrownBy(() -> RedkitConfig.fromEnv(Map.of())).hasMessageContaining("REDIS_URL");
+    }
+
+    @Test
+    void toStringAndMaskedUrlNeverShowThePassword() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://app:" + SECRET + "@h:6379");
+        assertThat(config.toString()).doesNotContain(SECRET).contains("app:****@h:6379");
+        assertThat(config.maskedUrl()).isEqualTo("redis://app:****@h:6379");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "http://u:SECRET@h:6379            | unknown scheme 'http'",
+        "redis//u:SECRET@h                 | missing scheme",
+        "redis://u:SECRET@h:notaport       | bad port 'notaport'",
+        "redis://u:SECRET@h:70000          | port 70000",
+        "redis://u:SECRET@                 | missing host",
+        "redis://u:SECRET@h,,h2            | empty host",
+        "redis://u:SECRET@h/abc            | database 'abc'",
+        "redis://u:SECRET@h?timeout=soon   | timeout=soon is not a duration",
+        "redis://u:SECRET@h?timeout=0ms    | timeout=0ms must be positive",
+        "redis://u:SECRET@h?tiemout=1s     | unknown parameter 'tiemout'",
+        "redis-sentinel://u:SECRET@s1      | missing master name",
+        "redis://u:SECRET@a:1,b:2/3        | database 3 is not available on Cluster",
+        "redis://u:SECRET@h?verifyPeer=ca  | need TLS",
+        "redis://u:SECRET@h#master         | only meaningful in a redis-sentinel",
+        "redis://u:@h                      | empty password",
+        "redis://u:SECRET@h?topology=ring  | topology=ring",
+    })
+    void invalidUrlNamesTheBadPartWithoutEchoingThePassword(String url, String expected) {
+        String withSecret = url.replace("SECRET", SECRET);
+        assertThatThrownBy(() -> RedkitConfig.fromUrl(withSecret))
+                .isInstanceOf(RedisUrlException.class)
+                .hasMessageContaining(expected)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
+    }
+
+    @Test
+    void builderRejectsBadValuesNamingThem() {
+        assertThatThrownBy(() -> RedkitConfig.builder().commandTimeout(Duration.ZERO))
+                .hasMessageContaining("timeout must be positive");
+        assertThatThrownBy(() -> new DedicatedPoolConfig(0, 0, Duration.ofMillis(1)))
+                .hasMessageContaining("maxSize");
+        assertThatThrownBy(() -> new DedicatedPoolConfig(2, 3, Duration.ofMillis(1)))
+                .hasMessageContaining("maxIdle");
+        assertThatThrownBy(() -> RedkitConfig.builder().build()).hasMessageContaining("no endpoint");
+        assertThatThrownBy(() -> RedkitConfig.builder().name("has space")).hasMessageContaining("name");
+        assertThatThrownBy(() -> new CommandProfile("x", Duration.ofMillis(1), 1, Duration.ofMillis(10),
+                Duration.ofMillis(5), true)).hasMessageContaining("backoffMax");
+    }
+}

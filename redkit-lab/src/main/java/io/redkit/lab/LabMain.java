@@ -1,0 +1,47 @@
+package io.redkit.lab;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+import io.redkit.lab.client.ClientLab;
+
+/**
+ * {@code java -jar redkit-lab.jar COMMAND}: each claim of the design turned into a run that a reader can repeat.
+ * Tables go to stdout; with {@code --json} stdout carries exactly one JSON object and logs go to stderr.
+ */
+@Command(name = "redkit-lab", mixinStandardHelpOptions = true, version = "redkit-lab 0.1.0",
+        description = "Runs redkit's claims against a real redis-server.",
+        subcommands = {LabMain.Lab.class})
+public final class LabMain implements Runnable {
+
+    /** Entry point of the runnable jar. */
+    public static void main(String[] args) {
+        System.exit(run(System.out, System.err, args));
+    }
+
+    /** Runs the CLI with the given streams (the smoke tests use this) and returns the exit code. */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        CommandLine cli = new CommandLine(new LabMain());
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    /** {@code lab …}: scenarios from the seeds, one per subcommand. */
+    @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
+            subcommands = {ClientLab.class})
+    static final class Lab implements Runnable {
+        @Override
+        public void run() {
+            new CommandLine(this).usage(System.out);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.redkit.testing;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Lifecycle shared by the extensions: a static {@code @RegisterExtension} field gets one resource per
+ * test class (JUnit calls beforeAll), an instance field one per test method (JUnit calls only
+ * beforeEach). Between the tests of a class the resource is healed, so one test's fault does not
+ * break the next.
+ */
+abstract class ScopedExtension<T extends AutoCloseable> implements BeforeAllCallback, AfterAllCallback, BeforeEachCallback, AfterEachCallback {
+
+    private volatile T resource;
+    // The context that started the resource closes it; nested classes and methods only heal it.
+    private String owner;
+
+    abstract T startResource();
+
+    abstract void heal(T resource);
+
+    /** Starts the resource for the whole class (static field). */
+    @Override
+    public synchronized void beforeAll(ExtensionContext context) {
+        startIfAbsent(context);
+    }
+
+    /** Starts the resource for this test method, unless the class already has one. */
+    @Override
+    public synchronized void beforeEach(ExtensionContext context) {
+        startIfAbsent(context);
+    }
+
+    /** Closes a per-method resource, or heals a per-class one (resume paused, restart killed). */
+    @Override
+    public synchronized void afterEach(ExtensionContext context) throws Exception {
+        if (resource == null) {
+            return;
+        }
+        if (context.getUniqueId().equals(owner)) {
+            closeResource();
+        } else {
+            heal(resource);
+        }
+    }
+
+    /** Closes a per-class resource when its class is done. */
+    @Override
+    public synchronized void afterAll(ExtensionContext context) throws Exception {
+        if (resource != null && context.getUniqueId().equals(owner)) {
+            closeResource();
+        }
+    }
+
+    /** Returns the started resource, failing with advice when used outside a test. */
+    T resource() {
+        T current = resource;
+        if (current == null) {
+            throw new IllegalStateException(getClass().getSimpleName() + " is not started: register it with @RegisterExtension "
+                    + "and use it from a test or lifecycle method");
+        }
+        return current;
+    }
+
+    boolean isStarted() {
+        return resource != null;
+    }
+
+    private void startIfAbsent(ExtensionContext context) {
+        if (resource == null) {
+            resource = startResource();
+            owner = context.getUniqueId();
+        }
+    }
+
+    private void closeResource() throws Exception {
+        T current = resource;
+        resource = null;
+        owner = null;
+        current.close();
+    }
+}
