@@ -3,7 +3,12 @@ package io.redkit.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
@@ -22,6 +27,8 @@ import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -29,6 +36,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.redkit.RedisEndpoint;
 import io.redkit.RedkitConfig;
 import io.redkit.Topology;
+import reactor.core.Disposable;
 
 /**
  * The only place that knows the topology: builds the Lettuce client for standalone, Sentinel or Cluster with
@@ -41,10 +49,19 @@ public final class LettuceConnector {
 
     private final RedkitConfig config;
     private final AbstractRedisClient client;
+    private final Set<StatefulRedisClusterConnection<String, byte[]>> clusterConnections =
+            ConcurrentHashMap.newKeySet();
+    private final Disposable topologyEvents;
 
-    private LettuceConnector(RedkitConfig config, AbstractRedisClient client) {
+    private LettuceConnector(RedkitConfig config, AbstractRedisClient client, ClientResources resources) {
         this.config = config;
         this.client = client;
+        this.topologyEvents = client instanceof RedisClusterClient
+                ? resources.eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance)
+                        // The event is published as the new view is applied; give the connections a moment.
+                        .delayElements(Duration.ofMillis(20))
+                        .subscribe(e -> warmAfterTopologyChange(), e -> { })
+                : null;
     }
 
     /** Creates the client for {@code config}'s topology; nothing is connected yet. */
@@ -62,7 +79,7 @@ public final class LettuceConnector {
                             .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(5))
                             .build())
                     .build());
-            return new LettuceConnector(config, cluster);
+            return new LettuceConnector(config, cluster, resources);
         }
         RedisURI.Builder builder;
         List<RedisEndpoint> endpoints = config.endpoints();
@@ -78,7 +95,7 @@ public final class LettuceConnector {
         builder.withDatabase(config.database());
         RedisClient standalone = RedisClient.create(resources, uri(config, builder));
         standalone.setOptions(clientOptions(config).build());
-        return new LettuceConnector(config, standalone);
+        return new LettuceConnector(config, standalone, resources);
     }
 
     /** Runs {@code action} on the event loop whenever any connection of this client drops. */
@@ -94,9 +111,51 @@ public final class LettuceConnector {
     /** Opens a new connection; Lettuce's connect exceptions are translated by the caller. */
     public StatefulConnection<String, byte[]> connect() {
         if (client instanceof RedisClusterClient cluster) {
-            return cluster.connect(CODEC);
+            StatefulRedisClusterConnection<String, byte[]> connection = cluster.connect(CODEC);
+            clusterConnections.add(connection);
+            awaitWarm(connection);
+            return connection;
         }
         return ((RedisClient) client).connect(CODEC);
+    }
+
+    /*
+     * Lettuce opens a Cluster connection's per-node connections lazily, on the first command for a slot, and with
+     * REJECT_COMMANDS it rejects a command whose node connection is still being opened (lettuce#3747). So every
+     * master is connected up front, and again whenever the topology changes (failover, new master), so that the
+     * first command after a change finds its node connected instead of being rejected.
+     */
+    private void awaitWarm(StatefulRedisClusterConnection<String, byte[]> connection) {
+        long deadline = System.nanoTime() + config.connectTimeout().toNanos();
+        for (CompletableFuture<?> f : warm(connection)) {
+            try {
+                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
+            }
+        }
+    }
+
+    private static List<CompletableFuture<?>> warm(StatefulRedisClusterConnection<String, byte[]> connection) {
+        List<CompletableFuture<?>> pending = new ArrayList<>();
+        for (RedisClusterNode node : connection.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && node.getUri() != null) {
+                // Keyed by host and port, as Lettuce's slot routing looks node connections up.
+                pending.add(connection.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
+                        .toCompletableFuture());
+            }
+        }
+        return pending;
+    }
+
+    private void warmAfterTopologyChange() {
+        clusterConnections.removeIf(c -> !c.isOpen());
+        for (StatefulRedisClusterConnection<String, byte[]> connection : clusterConnections) {
+            warm(connection);
+        }
     }
 
     /** The topology-independent command interface of a connection opened here. */
@@ -109,6 +168,9 @@ public final class LettuceConnector {
 
     /** Shuts the client down (not the shared resources). */
     public void shutdown(Duration timeout) {
+        if (topologyEvents != null) {
+            topologyEvents.dispose();
+        }
         client.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
