@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
 import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -20,6 +21,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.redkit.internal.CommandExecutor;
 import io.redkit.internal.DedicatedPool;
 import io.redkit.internal.DefaultRedisOps;
+import io.redkit.internal.DefaultRedisPubSub;
 import io.redkit.internal.ExceptionTranslator;
 import io.redkit.internal.LettuceConnector;
 import io.redkit.internal.Lifecycle;
@@ -45,6 +47,7 @@ public final class Redkit implements AutoCloseable {
     private final RedisOps requestOps;
     private final RedisOps backgroundOps;
     private final DedicatedPool pool;
+    private final DefaultRedisPubSub pubSub;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Redkit(RedkitConfig config) {
@@ -76,6 +79,14 @@ public final class Redkit implements AutoCloseable {
                 lease -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(lease.connection()),
                         config.requestProfile(), metrics, resources.timer(), lifecycle, guard, lease::markUnhealthy)),
                 metrics);
+        this.pubSub = new DefaultRedisPubSub(() -> {
+            try {
+                return connector.connectPubSub();
+            } catch (RuntimeException e) {
+                throw ExceptionTranslator.translate("connect pub/sub to " + config.maskedUrl(), e,
+                        config.connectTimeout());
+            }
+        }, config.backgroundProfile().timeout());
         log.info("redkit '{}' connected to {} ({})", config.name(), config.maskedUrl(), config.topology());
     }
 
@@ -120,6 +131,35 @@ public final class Redkit implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens a pub/sub connection of its own, outside the dedicated pool, for loss-tolerant signals such as
+     * near-cache invalidation. A subscriber that is away misses messages: Lettuce subscribes again after a
+     * reconnect and calls {@code subscribed} once more, which is the subscriber's cue to resynchronise. The caller
+     * closes it; {@link #close()} closes any still open.
+     *
+     * @throws RedisUnavailableException when Redis cannot be reached or this client is closed
+     */
+    public StatefulRedisPubSubConnection<String, byte[]> connectPubSub() {
+        if (closed.get()) {
+            throw new RedisUnavailableException("redkit '" + config.name() + "' is closed", Outcome.NOT_EXECUTED,
+                    null);
+        }
+        try {
+            return connector.connectPubSub();
+        } catch (RuntimeException e) {
+            throw ExceptionTranslator.translate("SUBSCRIBE connect", e, config.connectTimeout());
+        }
+    }
+
+    /** Pub/sub on one subscriber connection, opened on first use; messages are signals, not a queue. */
+    public RedisPubSub pubSub() {
+        if (closed.get()) {
+            throw new RedkitException("redkit '" + config.name() + "' is closed; not executed",
+                    Outcome.NOT_EXECUTED, null);
+        }
+        return pubSub;
+    }
+
     /** The configuration this client runs with. */
     public RedkitConfig config() {
         return config;
@@ -160,6 +200,7 @@ public final class Redkit implements AutoCloseable {
             log.warn("redkit '{}' closing with calls still in flight", config.name());
         }
         pool.close();
+        pubSub.close();
         shared.close();
         connector.shutdown(SHUTDOWN_TIMEOUT);
         resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

@@ -262,4 +262,31 @@ abstract class ClientContract {
     static Optional<String> string(Optional<byte[]> value) {
         return value.map(v -> new String(v, StandardCharsets.UTF_8));
     }
+
+    @Test
+    void publishedMessageReachesEverySubscriberUntilItUnsubscribes() {
+        Redkit subscriber = client();
+        Redkit publisher = client();
+        String channel = unique("signals");
+        List<String> first = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> second = new java.util.concurrent.CopyOnWriteArrayList<>();
+        RedisPubSub.Subscription a = subscriber.pubSub().subscribe(channel,
+                (ch, m) -> first.add(new String(m, StandardCharsets.UTF_8)));
+        subscriber.pubSub().subscribe(channel, (ch, m) -> second.add(new String(m, StandardCharsets.UTF_8)));
+
+        publisher.commands().publish(channel, "one".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(5)).until(() -> first.size() == 1 && second.size() == 1);
+        a.close();
+        publisher.commands().publish(channel, "two".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(5)).until(() -> second.size() == 2);
+
+        assertThat(first).containsExactly("one");
+        assertThat(second).containsExactly("one", "two");
+    }
+
+    @Test
+    void subscribingToAnEmptyChannelIsRefused() {
+        assertThatThrownBy(() -> client().pubSub().subscribe("", (ch, m) -> { }))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("channel");
+    }
 }

@@ -1,5 +1,15 @@
 package io.redkit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.testing.RedisServerExtension;
@@ -40,5 +50,26 @@ class StandaloneClientIT extends ClientContract {
     @Override
     void scriptFlushEverywhere() {
         redis.server().command("SCRIPT", "FLUSH");
+    }
+
+    @Test
+    void subscriberLearnsOfAReconnectAndIsSubscribedAgain() {
+        Redkit subscriber = client();
+        String channel = unique("reconnect");
+        List<String> received = new CopyOnWriteArrayList<>();
+        AtomicInteger reconnects = new AtomicInteger();
+        subscriber.pubSub().subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
+        subscriber.pubSub().onReconnect(reconnects::incrementAndGet);
+
+        redis.server().kill();
+        redis.server().restart();
+
+        // Messages published while it was away are gone; the listener hears of the gap instead.
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1);
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
+            redis.server().command("PUBLISH", channel, "after");
+            return received.contains("after");
+        });
+        assertThat(reconnects).hasValue(1);
     }
 }

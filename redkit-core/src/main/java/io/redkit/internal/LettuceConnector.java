@@ -29,6 +29,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -117,6 +118,17 @@ public final class LettuceConnector {
             return connection;
         }
         return ((RedisClient) client).connect(CODEC);
+    }
+
+    /**
+     * Opens a pub/sub connection (on Cluster, to one node: classic PUBLISH reaches every node). Lettuce subscribes
+     * again after a reconnect; connect exceptions are translated by the caller.
+     */
+    public StatefulRedisPubSubConnection<String, byte[]> connectPubSub() {
+        if (client instanceof RedisClusterClient cluster) {
+            return cluster.connectPubSub(CODEC);
+        }
+        return ((RedisClient) client).connectPubSub(CODEC);
     }
 
     /*

@@ -1,0 +1,169 @@
+package io.redkit.internal;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.redkit.Outcome;
+import io.redkit.RedisPubSub;
+import io.redkit.RedkitException;
+
+/**
+ * One subscriber connection for the whole process, opened on first use. Channels are subscribed on the server
+ * while at least one listener wants them; every listener of a channel gets every message.
+ */
+public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultRedisPubSub.class);
+
+    private final Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector;
+    private final Duration timeout;
+    private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
+    private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
+    private volatile StatefulRedisPubSubConnection<String, byte[]> connection;
+    private volatile boolean closed;
+
+    /** Creates the seam; {@code connector} opens the subscriber connection when first needed. */
+    public DefaultRedisPubSub(Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector, Duration timeout) {
+        this.connector = connector;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Subscription subscribe(String channel, Listener listener) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(listener, "listener");
+        if (channel.isEmpty()) {
+            throw new IllegalArgumentException("channel must not be empty");
+        }
+        StatefulRedisPubSubConnection<String, byte[]> c = connection();
+        List<Listener> forChannel = listeners.computeIfAbsent(channel, k -> new CopyOnWriteArrayList<>());
+        forChannel.add(listener);
+        // SUBSCRIBE is idempotent on the server, so a second listener of a channel may send it again safely.
+        await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture());
+        return new Subscription() {
+            private volatile boolean done;
+
+            @Override
+            public String channel() {
+                return channel;
+            }
+
+            @Override
+            public void close() {
+                if (done) {
+                    return;
+                }
+                done = true;
+                unsubscribe(channel, listener);
+            }
+        };
+    }
+
+    @Override
+    public AutoCloseable onReconnect(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        connection();
+        reconnectActions.add(action);
+        return () -> reconnectActions.remove(action);
+    }
+
+    private void unsubscribe(String channel, Listener listener) {
+        boolean last = listeners.computeIfPresent(channel, (k, list) -> {
+            list.remove(listener);
+            return list.isEmpty() ? null : list;
+        }) == null;
+        StatefulRedisPubSubConnection<String, byte[]> c = connection;
+        if (last && c != null && !closed && c.isOpen()) {
+            c.async().unsubscribe(channel); // best effort: a stray message for it finds no listener
+        }
+    }
+
+    private StatefulRedisPubSubConnection<String, byte[]> connection() {
+        StatefulRedisPubSubConnection<String, byte[]> c = connection;
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            if (closed) {
+                throw new RedkitException("pub/sub used after close; not executed", Outcome.NOT_EXECUTED, null);
+            }
+            if (connection == null) {
+                StatefulRedisPubSubConnection<String, byte[]> opened = connector.get();
+                opened.addListener(new RedisPubSubAdapter<>() {
+                    @Override
+                    public void message(String channel, byte[] message) {
+                        deliver(channel, message);
+                    }
+                });
+                opened.addListener(new RedisConnectionStateListener() {
+                    @Override
+                    public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+                        reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
+                    }
+                });
+                connection = opened;
+            }
+            return connection;
+        }
+    }
+
+    private void deliver(String channel, byte[] message) {
+        List<Listener> forChannel = listeners.get(channel);
+        if (forChannel == null) {
+            return;
+        }
+        for (Listener l : forChannel) {
+            try {
+                l.onMessage(channel, message);
+            } catch (RuntimeException e) {
+                log.warn("pub/sub listener on '{}' failed", channel, e);
+            }
+        }
+    }
+
+    private static void runQuietly(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            log.warn("pub/sub reconnect action failed", e);
+        }
+    }
+
+    private void await(String command, java.util.concurrent.CompletableFuture<?> future) {
+        try {
+            future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedkitException(command + " interrupted; outcome UNKNOWN", Outcome.UNKNOWN, e);
+        } catch (TimeoutException e) {
+            throw ExceptionTranslator.translate(command, e, timeout);
+        } catch (ExecutionException e) {
+            throw ExceptionTranslator.translate(command, e.getCause(), timeout);
+        }
+    }
+
+    /** Closes the subscriber connection, if it was ever opened. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (connection != null) {
+            connection.close();
+        }
+    }
+}
