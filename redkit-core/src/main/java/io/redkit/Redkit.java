@@ -15,6 +15,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.tracing.MicrometerTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -53,13 +54,16 @@ public final class Redkit implements AutoCloseable {
     private Redkit(RedkitConfig config) {
         this.config = config;
         this.meters = config.meterRegistry() != null ? config.meterRegistry() : new SimpleMeterRegistry();
-        this.resources = DefaultClientResources.builder()
+        DefaultClientResources.Builder resourceBuilder = DefaultClientResources.builder()
                 // Lettuce's default backs off to 30 s between reconnects; a Sentinel failover takes seconds.
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(1), config.maxReconnectDelay(), 2,
                         TimeUnit.MILLISECONDS))
                 .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, MicrometerOptions.builder()
-                        .tags(Tags.of("client", config.name())).histogram(false).build()))
-                .build();
+                        .tags(Tags.of("client", config.name())).histogram(false).build()));
+        if (config.observationRegistry() != null) {
+            resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
+        }
+        this.resources = resourceBuilder.build();
         this.connector = LettuceConnector.create(config, resources);
         NonIdempotentGuard guard = new NonIdempotentGuard();
         connector.onDisconnect(guard::connectionLost);

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.redkit.internal.RedisUrl;
 
 /**
@@ -45,6 +46,7 @@ public final class RedkitConfig {
     private final Duration topologyRefreshPeriod;
     private final Duration maxReconnectDelay;
     private final MeterRegistry meterRegistry;
+    private final ObservationRegistry observationRegistry;
 
     private RedkitConfig(Builder b) {
         this.name = b.name;
@@ -65,6 +67,7 @@ public final class RedkitConfig {
         this.topologyRefreshPeriod = b.topologyRefreshPeriod;
         this.maxReconnectDelay = b.maxReconnectDelay;
         this.meterRegistry = b.meterRegistry;
+        this.observationRegistry = b.observationRegistry;
     }
 
     /** A new builder with every default set and no endpoint. */
@@ -132,6 +135,8 @@ public final class RedkitConfig {
     public Duration maxReconnectDelay() { return maxReconnectDelay; }
     /** Where meters go, or {@code null} for a private registry. */
     public MeterRegistry meterRegistry() { return meterRegistry; }
+    /** Where command observations (traces) go, or {@code null} for none. */
+    public ObservationRegistry observationRegistry() { return observationRegistry; }
 
     /** The password, for the connection factory only; never log it. */
     public String password() { return password; }
@@ -183,6 +188,7 @@ public final class RedkitConfig {
         private Duration topologyRefreshPeriod = DEFAULT_TOPOLOGY_REFRESH_PERIOD;
         private Duration maxReconnectDelay = DEFAULT_MAX_RECONNECT_DELAY;
         private MeterRegistry meterRegistry;
+        private ObservationRegistry observationRegistry;
 
         private Builder() {
         }
@@ -206,6 +212,7 @@ public final class RedkitConfig {
             topologyRefreshPeriod = c.topologyRefreshPeriod;
             maxReconnectDelay = c.maxReconnectDelay;
             meterRegistry = c.meterRegistry;
+            observationRegistry = c.observationRegistry;
         }
 
         /** Takes topology, endpoints, TLS, credentials, database and the URL's parameters from {@code url}. */
@@ -342,6 +349,15 @@ public final class RedkitConfig {
         /** Where meters go; without one, redkit keeps a private registry reachable via {@link Redkit#meters()}. */
         public Builder meterRegistry(MeterRegistry value) {
             this.meterRegistry = value;
+            return this;
+        }
+
+        /**
+         * Traces every command through Lettuce's tracing hook as a Micrometer observation (OpenTelemetry or Brave
+         * through Micrometer Tracing). Command arguments are never put in spans: they may be secrets.
+         */
+        public Builder observationRegistry(ObservationRegistry value) {
+            this.observationRegistry = value;
             return this;
         }
 
