@@ -1,0 +1,264 @@
+package io.redkit.cache;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+
+import io.redkit.KeySchema;
+import io.redkit.Redkit;
+import io.redkit.cache.internal.DefaultCacheAside;
+
+/** The way in: {@code RedisCache.<Long, Product>builder(redkit).name("product").valueType(Product.class)…build()}. */
+public final class RedisCache {
+
+    private RedisCache() {
+    }
+
+    /** A builder of a cache over {@code redkit}. */
+    public static <K, V> Builder<K, V> builder(Redkit redkit) {
+        return new Builder<>(redkit);
+    }
+
+    /**
+     * Collects and validates a cache's settings; every setter fails at once on a bad value, naming it.
+     *
+     * @param <K> the key type
+     * @param <V> the value type
+     */
+    public static final class Builder<K, V> {
+
+        private final Redkit redkit;
+        String name;
+        KeySchema keySchema;
+        Function<? super K, List<String>> keyParts = k -> List.of(String.valueOf(k));
+        CacheCodec<V> codec;
+        int schemaVersion = 1;
+        Duration ttl = CacheConfig.DEFAULT_TTL;
+        double ttlJitter = CacheConfig.DEFAULT_TTL_JITTER;
+        Duration negativeTtl = CacheConfig.DEFAULT_NEGATIVE_TTL;
+        CacheLoader<K, V> loader;
+        BatchLoader<K, V> batchLoader;
+        Duration fillLease = CacheConfig.DEFAULT_FILL_LEASE;
+        Duration fillWait = CacheConfig.DEFAULT_FILL_WAIT;
+        double earlyRefreshBeta = CacheConfig.DEFAULT_EARLY_REFRESH_BETA;
+        Executor refreshExecutor;
+        Duration breakerOpenFor = CacheConfig.DEFAULT_BREAKER_OPEN_FOR;
+        int breakerWindow = CacheConfig.DEFAULT_BREAKER_WINDOW;
+        long nearCacheSize = CacheConfig.DEFAULT_NEAR_CACHE_SIZE;
+        Duration nearCacheTtl = CacheConfig.DEFAULT_NEAR_CACHE_TTL;
+        Ticker nearCacheTicker = Ticker.systemTicker();
+        int compressAbove = CacheConfig.DEFAULT_COMPRESS_ABOVE;
+        int maxValueBytes = CacheConfig.DEFAULT_MAX_VALUE_BYTES;
+        LargeValuePolicy largeValuePolicy = LargeValuePolicy.SKIP;
+        Clock clock = Clock.systemUTC();
+
+        private Builder(Redkit redkit) {
+            this.redkit = Objects.requireNonNull(redkit, "redkit");
+        }
+
+        /** The cache name (required): 1-58 of {@code [A-Za-z0-9_.-]}. */
+        public Builder<K, V> name(String value) {
+            if (value == null || !value.matches("[A-Za-z0-9_.-]{1,58}")) {
+                throw new IllegalArgumentException("name must be 1-58 of [A-Za-z0-9_.-], was '" + value + "'");
+            }
+            this.name = value;
+            return this;
+        }
+
+        /** The key schema ({@code cache.<name>} by default). */
+        public Builder<K, V> keySchema(KeySchema value) {
+            this.keySchema = Objects.requireNonNull(value, "keySchema");
+            return this;
+        }
+
+        /** How a key becomes key parts (default: one part, {@code String.valueOf(key)}). */
+        public Builder<K, V> keyParts(Function<? super K, List<String>> value) {
+            this.keyParts = Objects.requireNonNull(value, "keyParts");
+            return this;
+        }
+
+        /** JSON of {@code type} through Jackson. */
+        public Builder<K, V> valueType(Class<V> type) {
+            return codec(JacksonCodec.of(type));
+        }
+
+        /** Another codec. */
+        public Builder<K, V> codec(CacheCodec<V> value) {
+            this.codec = Objects.requireNonNull(value, "codec");
+            return this;
+        }
+
+        /** The value schema version (0-65535, default 1): bump it when the value's shape changes. */
+        public Builder<K, V> schemaVersion(int value) {
+            if (value < 0 || value > 0xFFFF) {
+                throw new IllegalArgumentException("schemaVersion must be 0-65535, was " + value);
+            }
+            this.schemaVersion = value;
+            return this;
+        }
+
+        /** The entry TTL (at least 1 ms). */
+        public Builder<K, V> ttl(Duration value) {
+            this.ttl = positive("ttl", value);
+            return this;
+        }
+
+        /** The TTL spread, 0 (none) to 1 (anywhere in {@code [0, ttl]}). */
+        public Builder<K, V> ttlJitter(double value) {
+            if (!(value >= 0 && value <= 1)) {
+                throw new IllegalArgumentException("ttlJitter must be within 0-1, was " + value);
+            }
+            this.ttlJitter = value;
+            return this;
+        }
+
+        /** The TTL of "not found" markers; {@code Duration.ZERO} does not cache "not found". */
+        public Builder<K, V> negativeTtl(Duration value) {
+            Objects.requireNonNull(value, "negativeTtl");
+            if (value.isNegative()) {
+                throw new IllegalArgumentException("negativeTtl must not be negative, was " + value);
+            }
+            this.negativeTtl = value;
+            return this;
+        }
+
+        /** The single-key loader. */
+        public Builder<K, V> loader(CacheLoader<K, V> value) {
+            this.loader = Objects.requireNonNull(value, "loader");
+            return this;
+        }
+
+        /** The batch loader for {@code getAll} (and {@code get}, when no single-key loader is set). */
+        public Builder<K, V> batchLoader(BatchLoader<K, V> value) {
+            this.batchLoader = Objects.requireNonNull(value, "batchLoader");
+            return this;
+        }
+
+        /** The fill lease TTL (10 ms - 5 min). */
+        public Builder<K, V> fillLease(Duration value) {
+            this.fillLease = within("fillLease", value, Duration.ofMillis(10), Duration.ofMinutes(5));
+            return this;
+        }
+
+        /** How long a miss waits for another instance's load (0 - 1 min; 0: never wait). */
+        public Builder<K, V> fillWait(Duration value) {
+            this.fillWait = within("fillWait", value, Duration.ZERO, Duration.ofMinutes(1));
+            return this;
+        }
+
+        /** XFetch's β (0 - 10; 0 turns early refresh off). */
+        public Builder<K, V> earlyRefreshBeta(double value) {
+            if (!(value >= 0 && value <= 10)) {
+                throw new IllegalArgumentException("earlyRefreshBeta must be within 0-10, was " + value);
+            }
+            this.earlyRefreshBeta = value;
+            return this;
+        }
+
+        /** Where early refreshes run (a small pool of the cache's own by default). */
+        public Builder<K, V> refreshExecutor(Executor value) {
+            this.refreshExecutor = Objects.requireNonNull(value, "refreshExecutor");
+            return this;
+        }
+
+        /** How long the breaker keeps Redis skipped (100 ms - 10 min; 10-30 s in production). */
+        public Builder<K, V> breakerOpenFor(Duration value) {
+            this.breakerOpenFor = within("breakerOpenFor", value, Duration.ofMillis(100), Duration.ofMinutes(10));
+            return this;
+        }
+
+        /** How many recent Redis calls the breaker judges (2-1000); it opens when half of them failed. */
+        public Builder<K, V> breakerWindow(int value) {
+            if (value < 2 || value > 1000) {
+                throw new IllegalArgumentException("breakerWindow must be 2-1000, was " + value);
+            }
+            this.breakerWindow = value;
+            return this;
+        }
+
+        /** Turns the near cache on: at most {@code size} entries (1 - 10 000 000), each for at most {@code ttl}. */
+        public Builder<K, V> nearCache(long size, Duration ttl) {
+            if (size < 1 || size > 10_000_000) {
+                throw new IllegalArgumentException("near cache size must be 1-10000000, was " + size);
+            }
+            this.nearCacheTtl = within("nearCache ttl", ttl, Duration.ofMillis(1), Duration.ofMinutes(10));
+            this.nearCacheSize = size;
+            return this;
+        }
+
+        /** The near cache's time source (tests drive it). */
+        public Builder<K, V> nearCacheTicker(Ticker value) {
+            this.nearCacheTicker = Objects.requireNonNull(value, "nearCacheTicker");
+            return this;
+        }
+
+        /** Payloads above {@code bytes} are compressed (64 bytes - 64 MiB). */
+        public Builder<K, V> compressAbove(int bytes) {
+            if (bytes < 64 || bytes > 64 << 20) {
+                throw new IllegalArgumentException("compressAbove must be 64-67108864 bytes, was " + bytes);
+            }
+            this.compressAbove = bytes;
+            return this;
+        }
+
+        /** Envelopes above {@code bytes} after compression are handled by {@code policy} (limit: 64 bytes - 512 MiB). */
+        public Builder<K, V> maxValueBytes(int bytes, LargeValuePolicy policy) {
+            if (bytes < 64 || bytes > 512 << 20) {
+                throw new IllegalArgumentException("maxValueBytes must be 64-536870912 bytes, was " + bytes);
+            }
+            this.maxValueBytes = bytes;
+            this.largeValuePolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** The wall clock for XFetch's logical expiry (tests drive it). */
+        public Builder<K, V> clock(Clock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /** Validates the combination and returns the settings without building a cache. */
+        public CacheConfig<K, V> config() {
+            if (name == null) {
+                throw new IllegalStateException("name is required");
+            }
+            if (codec == null) {
+                throw new IllegalStateException("cache '" + name + "': a codec or valueType is required");
+            }
+            if (loader == null && batchLoader == null) {
+                throw new IllegalStateException("cache '" + name + "': a loader or batchLoader is required");
+            }
+            if (fillWait.compareTo(fillLease) >= 0) {
+                throw new IllegalStateException("cache '" + name + "': fillWait (" + fillWait
+                        + ") must be shorter than fillLease (" + fillLease + ")");
+            }
+            if (compressAbove >= maxValueBytes) {
+                throw new IllegalStateException("cache '" + name + "': compressAbove (" + compressAbove
+                        + ") must be below maxValueBytes (" + maxValueBytes + ")");
+            }
+            return new CacheConfig<>(this);
+        }
+
+        /** Builds the cache (and subscribes its near cache, if on). */
+        public CacheAside<K, V> build() {
+            return new DefaultCacheAside<>(redkit, config());
+        }
+
+        private static Duration positive(String field, Duration value) {
+            return within(field, value, Duration.ofMillis(1), Duration.ofDays(365));
+        }
+
+        private static Duration within(String field, Duration value, Duration min, Duration max) {
+            Objects.requireNonNull(value, field);
+            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+                throw new IllegalArgumentException(field + " must be within " + min + " - " + max + ", was " + value);
+            }
+            return value;
+        }
+    }
+}

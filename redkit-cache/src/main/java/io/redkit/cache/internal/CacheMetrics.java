@@ -1,0 +1,105 @@
+package io.redkit.cache.internal;
+
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.redkit.cache.CacheStats;
+
+/**
+ * The meters of one cache, tagged {@code cache=<name>} and {@code client=<redkit name>}: {@code redkit.cache.hits},
+ * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind}},
+ * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}} and the
+ * gauge {@code .breaker.state} (0 closed, 1 half-open, 2 open).
+ */
+final class CacheMetrics {
+
+    private final MeterRegistry registry;
+    private final Tags tags;
+    private final Counter hits;
+    private final Counter misses;
+    private final Counter nearHits;
+    private final Counter loads;
+    private final Timer loadTime;
+    private final Counter redisErrors;
+    private final Counter decodeErrors;
+    private final Counter otherVersion;
+    private final Counter earlyRefreshes;
+    private final Counter staleFills;
+    private final Counter fillWaits;
+    private final Counter compressed;
+    private final Counter skipped;
+    private final Counter refused;
+
+    CacheMetrics(MeterRegistry registry, String client, String cache) {
+        this.registry = registry;
+        this.tags = Tags.of("client", client, "cache", cache);
+        this.hits = counter("redkit.cache.hits", "reads answered by Redis", Tags.empty());
+        this.misses = counter("redkit.cache.misses", "reads Redis did not answer", Tags.empty());
+        this.nearHits = counter("redkit.cache.near.hits", "reads answered by the near cache", Tags.empty());
+        this.loads = counter("redkit.cache.loads", "calls of the loader (a batch counts once)", Tags.empty());
+        this.loadTime = Timer.builder("redkit.cache.load.time").description("time in the loader").tags(tags)
+                .register(registry);
+        String errors = "redkit.cache.errors";
+        this.redisErrors = counter(errors, "Redis errors and timeouts, served by the loader", Tags.of("kind", "redis"));
+        this.decodeErrors = counter(errors, "entries that did not decode, reloaded", Tags.of("kind", "decode"));
+        this.otherVersion = counter(errors, "entries of another schema version, reloaded", Tags.of("kind", "version"));
+        this.earlyRefreshes = counter("redkit.cache.early.refreshes", "XFetch refreshes before expiry", Tags.empty());
+        this.staleFills = counter("redkit.cache.stale.fills.prevented",
+                "write-backs refused because the key was invalidated during the load", Tags.empty());
+        this.fillWaits = counter("redkit.cache.fill.waits", "misses that waited for another instance's load",
+                Tags.empty());
+        String large = "redkit.cache.large";
+        this.compressed = counter(large, "values compressed", Tags.of("action", "compressed"));
+        this.skipped = counter(large, "values above the limit, served but not cached", Tags.of("action", "skipped"));
+        this.refused = counter(large, "values above the limit, refused", Tags.of("action", "refused"));
+    }
+
+    private Counter counter(String name, String description, Tags extra) {
+        return Counter.builder(name).description(description).tags(tags.and(extra)).register(registry);
+    }
+
+    void breakerGauge(Supplier<Number> state) {
+        Gauge.builder("redkit.cache.breaker.state", state).description("0 closed, 1 half-open, 2 open").tags(tags)
+                .register(registry);
+    }
+
+    void hit() { hits.increment(); }
+
+    void miss() { misses.increment(); }
+
+    void nearHit() { nearHits.increment(); }
+
+    void load(long nanos) {
+        loads.increment();
+        loadTime.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    void redisError() { redisErrors.increment(); }
+
+    void decodeError() { decodeErrors.increment(); }
+
+    void otherVersion() { otherVersion.increment(); }
+
+    void earlyRefresh() { earlyRefreshes.increment(); }
+
+    void staleFillPrevented() { staleFills.increment(); }
+
+    void fillWait() { fillWaits.increment(); }
+
+    void compressed() { compressed.increment(); }
+
+    void skipped() { skipped.increment(); }
+
+    void refused() { refused.increment(); }
+
+    CacheStats snapshot() {
+        return new CacheStats((long) hits.count(), (long) misses.count(), (long) nearHits.count(),
+                (long) loads.count(), (long) redisErrors.count(), (long) earlyRefreshes.count(),
+                (long) staleFills.count(), (long) fillWaits.count());
+    }
+}

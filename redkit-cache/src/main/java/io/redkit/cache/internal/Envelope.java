@@ -1,0 +1,148 @@
+package io.redkit.cache.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+
+/**
+ * The bytes of a cache entry: an 18-byte header, then the codec's payload (JSON by default), deflated when large.
+ * Another language reads it with a fixed layout (big-endian):
+ *
+ * <pre>
+ *  0  2  magic "rk"
+ *  2  1  envelope format (1)
+ *  3  1  flags: 0x01 "not found" marker (no payload), 0x02 payload deflated (RFC 1951, zlib wrapper)
+ *  4  2  value schema version (unsigned)
+ *  6  8  logical expiry, Unix epoch milliseconds (XFetch)
+ * 14  4  recompute time of the value, milliseconds (XFetch's delta)
+ * 18  …  payload
+ * </pre>
+ *
+ * XFetch's inputs live here so that a hit needs no PTTL: one GET and a decode.
+ */
+public final class Envelope {
+
+    static final int HEADER = 18;
+    private static final byte M0 = 'r';
+    private static final byte M1 = 'k';
+    private static final byte FORMAT = 1;
+    private static final int NOT_FOUND = 0x01;
+    private static final int DEFLATED = 0x02;
+    /** A compressed payload may not inflate beyond this: a corrupt or hostile entry is a miss, not an OOM. */
+    private static final int MAX_INFLATED = 256 << 20;
+
+    /** What a stored entry turned out to be. */
+    public enum Status { VALUE, NOT_FOUND, CORRUPT, OTHER_VERSION }
+
+    /** A decoded entry; {@code payload} is inflated already, and null unless VALUE. */
+    public record Decoded(Status status, long expiresAtMillis, int recomputeMillis, byte[] payload) {
+
+        static final Decoded CORRUPT = new Decoded(Status.CORRUPT, 0, 0, null);
+        static final Decoded OTHER_VERSION = new Decoded(Status.OTHER_VERSION, 0, 0, null);
+
+        /** Whether the entry answers the read (a value or a "not found" marker). */
+        public boolean usable() {
+            return status == Status.VALUE || status == Status.NOT_FOUND;
+        }
+    }
+
+    /** An encoded entry and whether its payload was compressed. */
+    public record Encoded(byte[] bytes, boolean compressed) {
+    }
+
+    private Envelope() {
+    }
+
+    /** Encodes a value's payload; deflates it when longer than {@code compressAbove} and smaller that way. */
+    public static Encoded value(int version, long expiresAtMillis, int recomputeMillis, byte[] payload,
+            int compressAbove) {
+        if (payload.length > compressAbove) {
+            byte[] deflated = deflate(payload);
+            if (deflated.length < payload.length) {
+                return new Encoded(write(DEFLATED, version, expiresAtMillis, recomputeMillis, deflated), true);
+            }
+        }
+        return new Encoded(write(0, version, expiresAtMillis, recomputeMillis, payload), false);
+    }
+
+    /** Encodes a "not found" marker. */
+    public static byte[] notFound(int version, long expiresAtMillis, int recomputeMillis) {
+        return write(NOT_FOUND, version, expiresAtMillis, recomputeMillis, new byte[0]);
+    }
+
+    /** Decodes an entry written by any release: another format or schema version is a miss, never an error. */
+    public static Decoded decode(byte[] bytes, int expectedVersion) {
+        if (bytes == null || bytes.length < HEADER || bytes[0] != M0 || bytes[1] != M1 || bytes[2] != FORMAT) {
+            return Decoded.CORRUPT;
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int flags = in.get(3);
+        int version = Short.toUnsignedInt(in.getShort(4));
+        long expires = in.getLong(6);
+        int recompute = in.getInt(14);
+        if (version != expectedVersion) {
+            return Decoded.OTHER_VERSION;
+        }
+        if ((flags & NOT_FOUND) != 0) {
+            return new Decoded(Status.NOT_FOUND, expires, recompute, null);
+        }
+        byte[] payload = Arrays.copyOfRange(bytes, HEADER, bytes.length);
+        if ((flags & DEFLATED) != 0) {
+            payload = inflate(payload);
+            if (payload == null) {
+                return Decoded.CORRUPT;
+            }
+        }
+        return new Decoded(Status.VALUE, expires, recompute, payload);
+    }
+
+    private static byte[] write(int flags, int version, long expiresAtMillis, int recomputeMillis, byte[] payload) {
+        ByteBuffer out = ByteBuffer.allocate(HEADER + payload.length);
+        out.put(M0).put(M1).put(FORMAT).put((byte) flags).putShort((short) version).putLong(expiresAtMillis)
+                .putInt(recomputeMillis).put(payload);
+        return out.array();
+    }
+
+    private static byte[] deflate(byte[] input) {
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED);
+        try {
+            deflater.setInput(input);
+            deflater.finish();
+            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, input.length / 4));
+            byte[] buffer = new byte[8192];
+            while (!deflater.finished()) {
+                out.write(buffer, 0, deflater.deflate(buffer));
+            }
+            return out.toByteArray();
+        } finally {
+            deflater.end();
+        }
+    }
+
+    private static byte[] inflate(byte[] input) {
+        Inflater inflater = new Inflater();
+        try {
+            inflater.setInput(input);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(input.length * 4);
+            byte[] buffer = new byte[8192];
+            while (!inflater.finished()) {
+                int n = inflater.inflate(buffer);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    return null;
+                }
+                out.write(buffer, 0, n);
+                if (out.size() > MAX_INFLATED) {
+                    return null;
+                }
+            }
+            return out.toByteArray();
+        } catch (DataFormatException e) {
+            return null;
+        } finally {
+            inflater.end();
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package io.redkit.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.redkit.Redkit;
+import io.redkit.RedkitConfig;
+import io.redkit.testing.RedisServer;
+
+/** The builder fails at once on a bad value and names it; no cache is built from a bad combination. */
+class CacheConfigTest {
+
+    private static RedisServer server;
+    private static Redkit redkit;
+
+    @BeforeAll
+    static void start() {
+        server = RedisServer.start();
+        redkit = Redkit.create(RedkitConfig.builder().url(server.url()).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        redkit.close();
+        server.close();
+    }
+
+    private static RedisCache.Builder<String, String> builder() {
+        return RedisCache.<String, String>builder(redkit).name("product").valueType(String.class)
+                .loader(id -> Optional.of(id));
+    }
+
+    @Test
+    void badValuesAreRefusedNamingThem() {
+        assertThatThrownBy(() -> builder().name("has space")).hasMessageContaining("name").hasMessageContaining("has space");
+        assertThatThrownBy(() -> builder().ttl(Duration.ZERO)).hasMessageContaining("ttl").hasMessageContaining("PT0S");
+        assertThatThrownBy(() -> builder().ttlJitter(1.5)).hasMessageContaining("ttlJitter").hasMessageContaining("1.5");
+        assertThatThrownBy(() -> builder().negativeTtl(Duration.ofSeconds(-1))).hasMessageContaining("negativeTtl");
+        assertThatThrownBy(() -> builder().breakerOpenFor(Duration.ofMillis(5))).hasMessageContaining("breakerOpenFor");
+        assertThatThrownBy(() -> builder().breakerWindow(1)).hasMessageContaining("breakerWindow").hasMessageContaining("1");
+        assertThatThrownBy(() -> builder().nearCache(0, Duration.ofSeconds(1))).hasMessageContaining("near cache size");
+        assertThatThrownBy(() -> builder().schemaVersion(70_000)).hasMessageContaining("70000");
+        assertThatThrownBy(() -> builder().earlyRefreshBeta(Double.NaN)).hasMessageContaining("earlyRefreshBeta");
+        assertThatThrownBy(() -> builder().maxValueBytes(10, LargeValuePolicy.SKIP)).hasMessageContaining("maxValueBytes");
+    }
+
+    @Test
+    void badCombinationsAreRefusedAtBuild() {
+        assertThatThrownBy(() -> RedisCache.<String, String>builder(redkit).valueType(String.class)
+                .loader(id -> Optional.empty()).build()).hasMessageContaining("name is required");
+        assertThatThrownBy(() -> RedisCache.<String, String>builder(redkit).name("x").valueType(String.class).build())
+                .hasMessageContaining("loader");
+        assertThatThrownBy(() -> builder().fillWait(Duration.ofSeconds(6)).build())
+                .hasMessageContaining("fillWait").hasMessageContaining("fillLease");
+        assertThatThrownBy(() -> builder().compressAbove(4096).maxValueBytes(1024, LargeValuePolicy.FAIL).build())
+                .hasMessageContaining("compressAbove");
+    }
+
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        CacheConfig<String, String> config = builder().config();
+        assertThat(config.keySchema().namespace()).isEqualTo("cache.product");
+        assertThat(config.ttl()).isEqualTo(CacheConfig.DEFAULT_TTL);
+        assertThat(config.negativeTtl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.breakerOpenFor()).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(30));
+        assertThat(config.nearCacheSize()).isZero();
+        assertThat(config.largeValuePolicy()).isEqualTo(LargeValuePolicy.SKIP);
+    }
+}
