@@ -36,4 +36,10 @@ public interface RedisPubSub {
      * by then, but messages published meanwhile are gone. Closing the returned handle removes the action.
      */
     AutoCloseable onReconnect(Runnable action);
+
+    /**
+     * Whether the subscriber connection is up now. While it is not, messages are being missed: a listener that
+     * serves from what the messages keep fresh (a near cache) should stop serving until {@link #onReconnect}.
+     */
+    boolean isConnected();
 }

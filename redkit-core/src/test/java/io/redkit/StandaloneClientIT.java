@@ -61,7 +61,9 @@ class StandaloneClientIT extends ClientContract {
         subscriber.pubSub().subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
         subscriber.pubSub().onReconnect(reconnects::incrementAndGet);
 
+        assertThat(subscriber.pubSub().isConnected()).isTrue();
         redis.server().kill();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !subscriber.pubSub().isConnected());
         redis.server().restart();
 
         // Messages published while it was away are gone; the listener hears of the gap instead.
@@ -71,5 +73,6 @@ class StandaloneClientIT extends ClientContract {
             return received.contains("after");
         });
         assertThat(reconnects).hasValue(1);
+        assertThat(subscriber.pubSub().isConnected()).isTrue();
     }
 }

@@ -83,6 +83,12 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         return () -> reconnectActions.remove(action);
     }
 
+    @Override
+    public boolean isConnected() {
+        StatefulRedisPubSubConnection<String, byte[]> c = connection;
+        return c != null && !closed && c.isOpen();
+    }
+
     private void unsubscribe(String channel, Listener listener) {
         boolean last = listeners.computeIfPresent(channel, (k, list) -> {
             list.remove(listener);

@@ -25,7 +25,7 @@ import io.redkit.Redkit;
  * The in-process copy of hot entries (Caffeine: size bound, short TTL), kept honest across instances by an
  * invalidation channel. Pub/sub loses messages while a subscriber is away, so: every message carries its
  * publisher's sequence number and a gap flushes everything; a reconnect of the subscriber connection flushes
- * everything. While the subscriber is disconnected an entry may be served stale for at most the near-cache TTL.
+ * everything. While the subscriber is disconnected the near cache is bypassed.
  *
  * <p>Message (UTF-8): {@code 1 <publisher> <seq>\n} then either {@code *} (flush all) or one entry key per line
  * (keys are escaped by {@code KeySchema}, so they hold no newline).
@@ -44,12 +44,13 @@ final class NearCache<V> implements AutoCloseable {
     private final RedisOps publishOps;
     private final RedisPubSub.Subscription subscription;
     private final AutoCloseable reconnectCue;
+    private final RedisPubSub pubSub;
 
     NearCache(Redkit redkit, String channel, long size, Duration ttl, Ticker ticker) {
         this.entries = Caffeine.newBuilder().maximumSize(size).expireAfterWrite(ttl).ticker(ticker).build();
         this.channel = channel;
         this.publishOps = redkit.commands();
-        RedisPubSub pubSub = redkit.pubSub();
+        this.pubSub = redkit.pubSub();
         RedisPubSub.Subscription subscribed = null;
         AutoCloseable cue = null;
         try {
@@ -67,9 +68,11 @@ final class NearCache<V> implements AutoCloseable {
         this.reconnectCue = cue;
     }
 
-    /** The near entry, or null when absent or when invalidations cannot reach this instance. */
+    /** The near entry, or null when absent or when invalidations cannot reach this instance now. */
     Optional<V> get(String key) {
-        return subscription != null ? entries.getIfPresent(key) : null;
+        // While the subscriber is down, invalidations are being missed: serve nothing from here until the
+        // reconnect flush, so a stale entry is never served past the moment the drop was noticed.
+        return subscription != null && pubSub.isConnected() ? entries.getIfPresent(key) : null;
     }
 
     /** A mark to pass to {@link #put}: taken before the Redis read or the load that produced the value. */
@@ -79,7 +82,7 @@ final class NearCache<V> implements AutoCloseable {
 
     /** Keeps a value unless an invalidation or flush happened since {@code epochBefore}. */
     void put(String key, Optional<V> value, long epochBefore) {
-        if (subscription == null || epoch.get() != epochBefore) {
+        if (subscription == null || !pubSub.isConnected() || epoch.get() != epochBefore) {
             return;
         }
         entries.put(key, value);
