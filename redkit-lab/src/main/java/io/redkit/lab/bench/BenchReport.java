@@ -1,0 +1,48 @@
+package io.redkit.lab.bench;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * What one {@code bench NAME} run measured; field names are the JSON contract of DESIGN §11 (snake_case on
+ * output): {@code bench}, {@code rows[]} ({@code impl}, {@code callers}, {@code ops_per_s}, {@code p50_us},
+ * {@code p99_us}, …), {@code ratios} ({@code "redkit/lettuce-sync@64"}; prefixed with the op,
+ * {@code "get:redkit/lettuce-sync@64"}, when the benchmark measures several ops) and {@code ceiling}.
+ */
+public record BenchReport(String bench, String description, String command, String target, String startedAt,
+        long elapsedMs, Settings settings, Machine machine, List<String> ops, List<Row> rows,
+        Map<String, Double> ratios, List<AimResult> aims, CeilingReport ceiling, Map<String, String> peers) {
+
+    /** How the run was paced. */
+    public record Settings(List<Integer> callers, int rounds, long roundMs, long warmupMs, String duration) {
+    }
+
+    /** The machine the run shared, so that a reader can judge the figures. */
+    public record Machine(int cores, String java, String loadAverageStart, String loadAverageEnd) {
+    }
+
+    /**
+     * One contender at one caller count: throughput is the median of the rounds with their min and max; latency
+     * percentiles are over every call of every measured round.
+     */
+    public record Row(String impl, String op, int callers, double opsPerS,
+            @JsonProperty("ops_per_s_min") double opsPerSMin, @JsonProperty("ops_per_s_max") double opsPerSMax,
+            List<Double> roundsOpsPerS, double p50Us, double p99Us, double p999Us, double maxUs, long calls,
+            long errors, String firstError) {
+    }
+
+    /** A floor the issue set, and whether this run met it. */
+    public record AimResult(String ratio, Double value, double atLeast, boolean met) {
+    }
+
+    /** The redis-benchmark figures for the same command, or why there are none. */
+    public record CeilingReport(boolean available, String tool, String reason, List<CeilingRow> rows) {
+    }
+
+    /** redis-benchmark at one concurrency ({@code -c callers -P 1}). */
+    public record CeilingRow(String op, int callers, double opsPerS, double p50Us, double p99Us, long requests,
+            String command) {
+    }
+}

@@ -1,0 +1,54 @@
+package io.redkit.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.redkit.lab.LabMain;
+
+/**
+ * {@code bench client} end to end at the smoke preset: it runs, and stdout is one JSON object with the fields of
+ * DESIGN §11. The figures of so short a run mean nothing and are not checked.
+ */
+class BenchClientIT {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void benchClientSmokeRunPrintsOneWellFormedJsonObject() throws Exception {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        int code = LabMain.run(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), "bench", "client", "--rounds", "1",
+                "--duration", "short", "--json", "--out", out.toString());
+        assertThat(code).as("exit code; stderr: %s", stderr).isZero();
+
+        JsonNode json = new ObjectMapper().readTree(stdout.toString(StandardCharsets.UTF_8));
+        assertThat(json.path("bench").asText()).isEqualTo("client");
+        assertThat(json.path("rows").isArray()).isTrue();
+        assertThat(json.path("rows")).hasSize(2 * 3 * 4);
+        for (JsonNode row : json.path("rows")) {
+            assertThat(row.path("impl").isTextual()).isTrue();
+            assertThat(row.path("callers").isInt()).isTrue();
+            assertThat(row.path("ops_per_s").isNumber()).isTrue();
+            assertThat(row.path("p50_us").isNumber()).isTrue();
+            assertThat(row.path("p99_us").isNumber()).isTrue();
+        }
+        assertThat(json.path("ratios").has("get:redkit/lettuce-sync@64")).isTrue();
+        assertThat(json.path("ceiling").has("available")).isTrue();
+        assertThat(Files.exists(out.resolve("client.json"))).isTrue();
+        assertThat(Files.exists(out.resolve("client.md"))).isTrue();
+        assertThat(Files.exists(out.resolve("client.png"))).isTrue();
+    }
+}
