@@ -6,6 +6,9 @@ import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import io.redkit.lab.bench.BenchCommand;
+import io.redkit.lab.cache.PipelineLab;
+import io.redkit.lab.cache.StampedeLab;
 import io.redkit.lab.client.ClientLab;
 
 /**
@@ -14,7 +17,7 @@ import io.redkit.lab.client.ClientLab;
  */
 @Command(name = "redkit-lab", mixinStandardHelpOptions = true, version = "redkit-lab 0.1.0",
         description = "Runs redkit's claims against a real redis-server.",
-        subcommands = {LabMain.Lab.class})
+        subcommands = {LabMain.Lab.class, BenchCommand.class})
 public final class LabMain implements Runnable {
 
     /** Entry point of the runnable jar. */
@@ -37,7 +40,7 @@ public final class LabMain implements Runnable {
 
     /** {@code lab …}: scenarios from the seeds, one per subcommand. */
     @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
-            subcommands = {ClientLab.class})
+            subcommands = {ClientLab.class, StampedeLab.class, PipelineLab.class})
     static final class Lab implements Runnable {
         @Override
         public void run() {
