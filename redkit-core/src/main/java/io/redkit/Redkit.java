@@ -9,15 +9,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.metrics.MicrometerCommandLatencyRecorder;
-import io.lettuce.core.metrics.MicrometerOptions;
+import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.MicrometerTracing;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.redkit.internal.CommandExecutor;
 import io.redkit.internal.DedicatedPool;
@@ -58,8 +56,8 @@ public final class Redkit implements AutoCloseable {
                 // Lettuce's default backs off to 30 s between reconnects; a Sentinel failover takes seconds.
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(1), config.maxReconnectDelay(), 2,
                         TimeUnit.MILLISECONDS))
-                .commandLatencyRecorder(new MicrometerCommandLatencyRecorder(meters, MicrometerOptions.builder()
-                        .tags(Tags.of("client", config.name())).histogram(false).build()));
+                // redkit times commands itself, on the caller's thread (see RedkitMetrics).
+                .commandLatencyRecorder(CommandLatencyRecorder.disabled());
         if (config.observationRegistry() != null) {
             resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
         }

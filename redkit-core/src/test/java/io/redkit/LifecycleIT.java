@@ -45,13 +45,18 @@ class LifecycleIT {
                 .build();
         try (Redkit redkit = Redkit.create(config)) {
             redkit.commands().get("metrics:absent");
+            redkit.background().get("metrics:absent");
             try (DedicatedConnection c = redkit.dedicated()) {
                 assertThat(registry.get("redkit.pool.active").tag("client", "orders").gauge().value()).isEqualTo(1.0);
                 c.ops().ping();
             }
             assertThat(registry.get("redkit.pool.idle").gauge().value()).isEqualTo(1.0);
-            assertThat(registry.get("lettuce.command.completion").tag("command", "GET").timer().count())
-                    .isGreaterThanOrEqualTo(1);
+            assertThat(registry.get("redkit.command.latency").tags("client", "orders", "profile", "request",
+                    "command", "GET").timer().count()).isEqualTo(1);
+            assertThat(registry.get("redkit.command.latency").tags("profile", "background", "command", "GET")
+                    .timer().count()).isEqualTo(1);
+            assertThat(registry.get("redkit.command.latency").tags("command", "PING").timer().count())
+                    .isEqualTo(1);
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.redkit.internal;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -10,8 +12,9 @@ import java.util.function.Supplier;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.micrometer.core.instrument.Timer;
 import io.netty.util.Timeout;
-import io.netty.util.Timer;
+
 import io.redkit.CommandProfile;
 import io.redkit.Idempotency;
 import io.redkit.Outcome;
@@ -30,15 +33,16 @@ public final class CommandExecutor {
     private final Supplier<RedisClusterAsyncCommands<String, byte[]>> commands;
     private final CommandProfile profile;
     private final RedkitMetrics metrics;
-    private final Timer timer;
+    private final io.netty.util.Timer timer;
     private final Lifecycle lifecycle;
     private final Runnable onTimeout;
     private final NonIdempotentGuard guard;
     private final long timeoutNanos;
+    private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
 
     /** Creates an executor; {@code onTimeout} runs after every timeout (a dedicated connection marks itself bad). */
     public CommandExecutor(Supplier<RedisClusterAsyncCommands<String, byte[]>> commands, CommandProfile profile,
-            RedkitMetrics metrics, Timer timer, Lifecycle lifecycle, NonIdempotentGuard guard, Runnable onTimeout) {
+            RedkitMetrics metrics, io.netty.util.Timer timer, Lifecycle lifecycle, NonIdempotentGuard guard, Runnable onTimeout) {
         this.commands = commands;
         this.profile = profile;
         this.metrics = metrics;
@@ -73,6 +77,7 @@ public final class CommandExecutor {
             for (int attempt = 0; ; attempt++) {
                 RedkitException failure = null;
                 RedisFuture<T> future = null;
+                long sent = System.nanoTime();
                 try {
                     future = dispatch(api, call, idempotency);
                 } catch (RuntimeException e) {
@@ -80,7 +85,9 @@ public final class CommandExecutor {
                 }
                 if (future != null) {
                     try {
-                        return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                        T reply = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+                        latency(command).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
+                        return reply;
                     } catch (TimeoutException e) {
                         failure = timedOut(command, future);
                     } catch (ExecutionException e) {
@@ -167,11 +174,13 @@ public final class CommandExecutor {
             return;
         }
         CompletableFuture<T> cf = future.toCompletableFuture();
+        long sent = System.nanoTime();
         Timeout deadline = timer.newTimeout(t -> cf.completeExceptionally(
                 new RedisTimeoutException(command, profile.timeout(), null)), timeoutNanos, TimeUnit.NANOSECONDS);
         cf.whenComplete((v, e) -> {
             deadline.cancel();
             if (e == null) {
+                latency(command).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
                 result.complete(v);
                 return;
             }
@@ -199,6 +208,11 @@ public final class CommandExecutor {
             timer.newTimeout(t -> attemptAsync(command, idempotency, api, call, attempt + 1, result), pause,
                     TimeUnit.NANOSECONDS);
         }
+    }
+
+    private Timer latency(String command) {
+        Timer timer = latencies.get(command);
+        return timer != null ? timer : latencies.computeIfAbsent(command, c -> metrics.latency(profile.name(), c));
     }
 
     private boolean shouldRetry(RedkitException failure, Idempotency idempotency, int attempt) {
