@@ -1,0 +1,78 @@
+package io.redkit.lock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * One acquisition of a lock. Ownership is this object, not a thread: pass it to another thread or along a
+ * {@link CompletableFuture} chain and release it there. It knows its own validity from the monotonic clock
+ * (acquired-at + ttl − drift, renewed by each extension) and learns of loss from the watchdog; the work polls
+ * {@link #isValid()}, calls {@link #ensureHeld()} before a side effect, or waits on {@link #lost()}.
+ *
+ * <p>Closing releases it. A release that finds the lock no longer ours throws {@link LockLostException} from
+ * {@link #close()}, so loss is never silent; {@link #release()} reports the same as a value.
+ */
+public interface Lease extends AutoCloseable {
+
+    /** The lock's name as the caller gave it. */
+    String name();
+
+    /** The Redis key, e.g. {@code lock:{job:42}}. */
+    String key();
+
+    /** The random owner token stored as the key's value; only it can release or extend the lock. */
+    String ownerToken();
+
+    /** Whether this lease carries a fencing token. */
+    boolean isFenced();
+
+    /**
+     * The fencing token issued with this acquisition: larger than that of every earlier acquisition of the lock.
+     * Hand it to the resource ({@code FenceGuard}), which refuses writes with a token older than one it has seen.
+     *
+     * @throws IllegalStateException when the lock is configured with {@link Fencing#none()}
+     */
+    long fencingToken();
+
+    /** How long the lease is still valid by the local monotonic clock; zero once lost or expired. */
+    Duration remaining();
+
+    /** Whether the lease is still held: not lost, not released, and within its local validity. */
+    boolean isValid();
+
+    /**
+     * Returns normally while the lease is valid.
+     *
+     * @throws LockLostException when it is not (and signals the loss if nobody had yet)
+     */
+    void ensureHeld();
+
+    /**
+     * Runs {@code callback} once when the lease is lost (on the watchdog's thread: keep it short); at once if it
+     * is lost already. Not called after a successful release.
+     */
+    Lease onLost(Consumer<LockLostException> callback);
+
+    /**
+     * A signal that completes with the loss when the lease is lost, and is cancelled when the lease is released
+     * first: poll {@code isDone()}, or wait on it.
+     */
+    CompletableFuture<LockLostException> lost();
+
+    /**
+     * Stops the watchdog and deletes the key if it still holds our token. Idempotent: a second call returns the
+     * first call's result.
+     *
+     * @throws io.redkit.RedkitException when Redis cannot be asked (the key then expires by its TTL)
+     */
+    ReleaseResult release();
+
+    /**
+     * {@link #release()}, throwing when the lock turned out to be lost.
+     *
+     * @throws LockLostException when the release reported {@link ReleaseResult#LOST}
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,47 @@
+package io.redkit.lock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A named lock: a handle, cheap to create, holding no state in Redis until acquired. Busy is a result
+ * ({@code Optional.empty()}), not an error; failures of Redis are {@link io.redkit.RedkitException}s.
+ */
+public interface Lock {
+
+    /** The name as given. */
+    String name();
+
+    /** The Redis key the lock lives in. */
+    String key();
+
+    /** One attempt: a lease when the lock was free, empty when someone holds it. */
+    Optional<Lease> tryAcquire();
+
+    /**
+     * Attempts until acquired or {@code wait} has passed, woken by a release (pub/sub) or after a jittered, bounded
+     * backoff; never returns later than the deadline by more than one round trip.
+     *
+     * @throws IllegalArgumentException when {@code wait} is negative or longer than {@link LockConfig#maxWait()}
+     */
+    Optional<Lease> tryAcquire(Duration wait);
+
+    /**
+     * Waits up to {@link LockConfig#maxWait()} for the lock.
+     *
+     * @throws LockBusyException when it is still held by someone else after the wait
+     */
+    Lease acquire();
+
+    /**
+     * Acquires (waiting up to {@code wait}), runs {@code work} on the calling thread under the watchdog, and
+     * releases. When the lease is lost the calling thread is interrupted, and the call ends with
+     * {@link LockLostException} whatever the work returned, because the work may have overlapped with another
+     * holder's.
+     *
+     * @throws LockBusyException when the lock could not be acquired within {@code wait}
+     * @throws LockLostException when the lease was lost during the work or found lost at release
+     * @throws Exception what the work threw
+     */
+    <T> T runLocked(Duration wait, LockedWork<T> work) throws Exception;
+}

@@ -1,0 +1,239 @@
+package io.redkit.lock;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.redkit.lock.internal.Checks;
+
+/**
+ * How the locks of one {@link Locks} behave. Immutable; built by {@link #builder()}, which validates each value as
+ * it is set and names the bad one. Every default is the constant next to its accessor.
+ */
+public final class LockConfig {
+
+    /** Key namespace: keys are {@code lock:{name}}, as a Go or Node service using the seeds' scheme expects. */
+    public static final String DEFAULT_NAMESPACE = "lock";
+    /** Lease time to live; the watchdog extends it every third of it while the lease is held. */
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
+    /** The shortest TTL accepted: below it one round trip and a scheduler tick eat the whole lease. */
+    public static final Duration MIN_TTL = Duration.ofMillis(10);
+    /** The longest wait {@code tryAcquire(wait)} accepts; a longer one is a bug, not patience. */
+    public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(5);
+    /** First pause between attempts while waiting (jittered, doubled up to the maximum). */
+    public static final Duration DEFAULT_BACKOFF_MIN = Duration.ofMillis(5);
+    /** Longest pause between attempts while waiting; a release wakes waiters sooner through pub/sub. */
+    public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMillis(250);
+    /** How long an idle lock's fence counter is kept (refreshed by every fenced acquisition). */
+    public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofDays(7);
+
+    private final String namespace;
+    private final Duration ttl;
+    private final boolean watchdog;
+    private final Duration clockDrift;
+    private final Duration explicitDrift;
+    private final Duration maxWait;
+    private final Duration backoffMin;
+    private final Duration backoffMax;
+    private final boolean wakeOnRelease;
+    private final Fencing fencing;
+    private final Duration fenceRetention;
+    private final MonotonicClock clock;
+    private final boolean tagLockNames;
+
+    private LockConfig(Builder b) {
+        this.namespace = b.namespace;
+        this.ttl = b.ttl;
+        this.watchdog = b.watchdog;
+        this.clockDrift = b.clockDrift != null ? b.clockDrift : defaultDrift(b.ttl);
+        this.explicitDrift = b.clockDrift;
+        this.maxWait = b.maxWait;
+        this.backoffMin = b.backoffMin;
+        this.backoffMax = b.backoffMax;
+        this.wakeOnRelease = b.wakeOnRelease;
+        this.fencing = b.fencing;
+        this.fenceRetention = b.fenceRetention;
+        this.clock = b.clock;
+        this.tagLockNames = b.tagLockNames;
+    }
+
+    /** A builder with every default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Every default. */
+    public static LockConfig defaults() {
+        return builder().build();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.namespace = namespace;
+        b.ttl = ttl;
+        b.watchdog = watchdog;
+        b.clockDrift = explicitDrift;
+        b.maxWait = maxWait;
+        b.backoffMin = backoffMin;
+        b.backoffMax = backoffMax;
+        b.wakeOnRelease = wakeOnRelease;
+        b.fencing = fencing;
+        b.fenceRetention = fenceRetention;
+        b.clock = clock;
+        b.tagLockNames = tagLockNames;
+        return b;
+    }
+
+    /** The clock drift allowance when none is set: 2 ms plus 1% of the TTL, as in the Redlock analysis. */
+    static Duration defaultDrift(Duration ttl) {
+        return Duration.ofMillis(2).plus(ttl.dividedBy(100));
+    }
+
+    /** Key namespace; default {@value #DEFAULT_NAMESPACE}. */
+    public String namespace() { return namespace; }
+
+    /** Lease time to live; default {@link #DEFAULT_TTL}. */
+    public Duration ttl() { return ttl; }
+
+    /** Whether a watchdog extends held leases every ttl/3; default true. */
+    public boolean watchdog() { return watchdog; }
+
+    /** Subtracted from the TTL for the local validity; default 2 ms + 1% of the TTL. */
+    public Duration clockDrift() { return clockDrift; }
+
+    /** The longest wait accepted; default {@link #DEFAULT_MAX_WAIT}; {@link Lock#acquire()} waits this long. */
+    public Duration maxWait() { return maxWait; }
+
+    /** First pause between attempts; default {@link #DEFAULT_BACKOFF_MIN}. */
+    public Duration backoffMin() { return backoffMin; }
+
+    /** Longest pause between attempts; default {@link #DEFAULT_BACKOFF_MAX}. */
+    public Duration backoffMax() { return backoffMax; }
+
+    /** Whether waiters are woken by a pub/sub message on release; default true. */
+    public boolean wakeOnRelease() { return wakeOnRelease; }
+
+    /** Where fencing tokens come from, unless a lock says otherwise; default {@link Fencing#redisCounter()}. */
+    public Fencing fencing() { return fencing; }
+
+    /** How long an idle fence counter is kept; default {@link #DEFAULT_FENCE_RETENTION}. */
+    public Duration fenceRetention() { return fenceRetention; }
+
+    /** The monotonic clock of lease validity; default {@link MonotonicClock#SYSTEM}. */
+    public MonotonicClock clock() { return clock; }
+
+    /** Whether meters carry a {@code lock} tag with the lock's name; default false (names may be unbounded). */
+    public boolean tagLockNames() { return tagLockNames; }
+
+    @Override
+    public String toString() {
+        return "LockConfig[namespace=" + namespace + ", ttl=" + ttl + ", watchdog=" + watchdog + ", drift="
+                + clockDrift + ", maxWait=" + maxWait + ", backoff=" + backoffMin + ".." + backoffMax
+                + ", wakeOnRelease=" + wakeOnRelease + ", " + fencing + ", fenceRetention=" + fenceRetention + "]";
+    }
+
+    /** Builds a {@link LockConfig}; each setter rejects a bad value at once, naming it. */
+    public static final class Builder {
+        private String namespace = DEFAULT_NAMESPACE;
+        private Duration ttl = DEFAULT_TTL;
+        private boolean watchdog = true;
+        private Duration clockDrift;
+        private Duration maxWait = DEFAULT_MAX_WAIT;
+        private Duration backoffMin = DEFAULT_BACKOFF_MIN;
+        private Duration backoffMax = DEFAULT_BACKOFF_MAX;
+        private boolean wakeOnRelease = true;
+        private Fencing fencing = Fencing.redisCounter();
+        private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
+        private MonotonicClock clock = MonotonicClock.SYSTEM;
+        private boolean tagLockNames;
+
+        private Builder() {
+        }
+
+        /** Key namespace: 1-64 of {@code [A-Za-z0-9_.-]}. */
+        public Builder namespace(String value) {
+            this.namespace = Checks.namespace(value);
+            return this;
+        }
+
+        /** Lease time to live, at least {@link #MIN_TTL}, in whole milliseconds. */
+        public Builder ttl(Duration value) {
+            this.ttl = Checks.atLeast("ttl", value, MIN_TTL);
+            return this;
+        }
+
+        /** Whether a watchdog extends held leases. */
+        public Builder watchdog(boolean value) {
+            this.watchdog = value;
+            return this;
+        }
+
+        /** Clock drift allowance; zero or more, and less than a third of the TTL (checked in {@link #build()}). */
+        public Builder clockDrift(Duration value) {
+            this.clockDrift = Checks.nonNegative("clockDrift", value);
+            return this;
+        }
+
+        /** The longest wait accepted; zero or more. */
+        public Builder maxWait(Duration value) {
+            this.maxWait = Checks.nonNegative("maxWait", value);
+            return this;
+        }
+
+        /** Backoff bounds between attempts while waiting: {@code 1 ms ≤ min ≤ max}. */
+        public Builder backoff(Duration min, Duration max) {
+            Checks.atLeast("backoff min", min, Duration.ofMillis(1));
+            Objects.requireNonNull(max, "backoff max");
+            if (max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("backoff max (" + max + ") must not be below min (" + min + ")");
+            }
+            this.backoffMin = min;
+            this.backoffMax = max;
+            return this;
+        }
+
+        /** Whether waiters are woken through pub/sub on release (else they rely on backoff alone). */
+        public Builder wakeOnRelease(boolean value) {
+            this.wakeOnRelease = value;
+            return this;
+        }
+
+        /** Where fencing tokens come from, unless a lock says otherwise. */
+        public Builder fencing(Fencing value) {
+            this.fencing = Objects.requireNonNull(value, "fencing");
+            return this;
+        }
+
+        /** How long an idle fence counter is kept; at least one hour (checked against the TTL in build()). */
+        public Builder fenceRetention(Duration value) {
+            this.fenceRetention = Checks.atLeast("fenceRetention", value, Duration.ofHours(1));
+            return this;
+        }
+
+        /** The monotonic clock of lease validity. */
+        public Builder clock(MonotonicClock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
+            return this;
+        }
+
+        /** Tag meters with the lock name: only when the set of names is small and fixed. */
+        public Builder tagLockNames(boolean value) {
+            this.tagLockNames = value;
+            return this;
+        }
+
+        /** Checks the values against each other and builds the configuration. */
+        public LockConfig build() {
+            Duration drift = clockDrift != null ? clockDrift : defaultDrift(ttl);
+            if (drift.compareTo(ttl.dividedBy(3)) >= 0) {
+                throw new IllegalArgumentException("clockDrift (" + drift + ") must be less than a third of the ttl ("
+                        + ttl + "), or the lease is invalid before the watchdog's first extension");
+            }
+            if (fenceRetention.compareTo(ttl.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("fenceRetention (" + fenceRetention
+                        + ") must be at least twice the ttl (" + ttl + ")");
+            }
+            return new LockConfig(this);
+        }
+    }
+}

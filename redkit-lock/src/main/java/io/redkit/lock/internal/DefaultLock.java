@@ -1,0 +1,187 @@
+package io.redkit.lock.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.redkit.Outcome;
+import io.redkit.RedisOps;
+import io.redkit.RedkitException;
+import io.redkit.lock.Fencing;
+import io.redkit.lock.Lease;
+import io.redkit.lock.Lock;
+import io.redkit.lock.LockBusyException;
+import io.redkit.lock.LockConfig;
+import io.redkit.lock.LockScripts;
+import io.redkit.lock.LockedWork;
+
+/** One named lock: attempts, the wait loop, and {@code runLocked}. */
+final class DefaultLock implements Lock {
+
+
+    private final DefaultLocks locks;
+    private final LockConfig config;
+    private final String name;
+    private final String key;
+    private final List<String> acquireKeys;
+    private final Fencing fencing;
+    private final LockMetrics.Meters meters;
+
+    DefaultLock(DefaultLocks locks, String name, String key, Fencing fencing) {
+        this.locks = locks;
+        this.config = locks.config();
+        this.name = name;
+        this.key = key;
+        String waiting = locks.schema().child(key, "waiting");
+        this.acquireKeys = fencing.mode() == Fencing.Mode.REDIS_COUNTER
+                ? List.of(key, waiting, locks.schema().child(key, "fence"))
+                : List.of(key, waiting);
+        this.fencing = fencing;
+        this.meters = locks.meters(name);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String key() {
+        return key;
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire() {
+        Attempt attempt = attempt(0);
+        if (attempt.lease != null) {
+            return Optional.of(attempt.lease);
+        }
+        meters.busy();
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(Duration wait) {
+        Objects.requireNonNull(wait, "wait");
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("wait must not be negative, was " + wait);
+        }
+        if (wait.compareTo(config.maxWait()) > 0) {
+            throw new IllegalArgumentException("wait " + wait + " for lock '" + name
+                    + "' is longer than maxWait " + config.maxWait() + " (LockConfig.maxWait)");
+        }
+        if (wait.isZero()) {
+            return tryAcquire();
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        ReleaseSignals signals = locks.signals();
+        boolean wake = config.wakeOnRelease() && signals.ensureSubscribed();
+        Backoff backoff = new Backoff(config.backoffMin().toNanos(), config.backoffMax().toNanos());
+        while (true) {
+            // Registered before the attempt, so that a release between the attempt and the wait still wakes us.
+            CompletableFuture<Void> signal = wake ? signals.register(key) : new CompletableFuture<>();
+            try {
+                long left = deadline - System.nanoTime();
+                Attempt attempt = attempt(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                if (attempt.lease != null) {
+                    return Optional.of(attempt.lease);
+                }
+                left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    meters.busy();
+                    return Optional.empty();
+                }
+                long pause = Math.min(backoff.nextNanos(), left);
+                if (attempt.holderTtlMillis > 0) {
+                    pause = Math.min(pause, TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis + 1));
+                }
+                awaitSignal(signal, pause);
+            } finally {
+                if (wake) {
+                    signals.forget(key, signal);
+                }
+            }
+        }
+    }
+
+    @Override
+    public Lease acquire() {
+        return tryAcquire(config.maxWait()).orElseThrow(() -> new LockBusyException(name, config.maxWait()));
+    }
+
+    @Override
+    public <T> T runLocked(Duration wait, LockedWork<T> work) throws Exception {
+        Objects.requireNonNull(work, "work");
+        Lease lease = tryAcquire(wait).orElseThrow(() -> new LockBusyException(name, wait));
+        return LockedRun.run(lease, work);
+    }
+
+    private Attempt attempt(long waitMillis) {
+        long external = fencing.mode() == Fencing.Mode.EXTERNAL ? fencing.source().orElseThrow().next(name) : 0;
+        String owner = OwnerTokens.next();
+        RedisOps redis = locks.redkit().commands();
+        long startedAt = config.clock().nanoTime();
+        String ttl = Long.toString(config.ttl().toMillis());
+        String wait = Long.toString(waitMillis);
+        try {
+            if (fencing.mode() == Fencing.Mode.REDIS_COUNTER) {
+                List<Object> reply = redis.eval(LockScripts.FENCED_ACQUIRE, acquireKeys, owner, ttl, wait,
+                        Long.toString(config.fenceRetention().toMillis()));
+                long status = (Long) reply.get(0);
+                long value = (Long) reply.get(1);
+                return status == 1 ? new Attempt(newLease(owner, true, value, startedAt), 0) : new Attempt(null, value);
+            }
+            long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, owner, ttl, wait);
+            if (reply == 0) {
+                boolean fenced = fencing.mode() == Fencing.Mode.EXTERNAL;
+                return new Attempt(newLease(owner, fenced, external, startedAt), 0);
+            }
+            return new Attempt(null, reply);
+        } catch (RedkitException e) {
+            if (e.outcome() == Outcome.UNKNOWN) {
+                // The SET may have run: give back what may be ours instead of blocking others for a whole TTL.
+                redis.evalAsync(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)),
+                        bytes(owner), bytes(locks.signals().channel()));
+            }
+            throw e;
+        }
+    }
+
+    private DefaultLease newLease(String owner, boolean fenced, long token, long startedAt) {
+        meters.acquired();
+        DefaultLease lease = new DefaultLease(locks, meters, name, key, acquireKeys.get(1), owner, fenced, token,
+                startedAt);
+        lease.start();
+        return lease;
+    }
+
+    private static void awaitSignal(CompletableFuture<Void> signal, long nanos) {
+        try {
+            signal.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // the backoff ran out first: try again
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedkitException("interrupted while waiting for a lock; not acquired", Outcome.NOT_EXECUTED, e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public String toString() {
+        return "Lock[" + name + ", " + key + ", " + fencing + "]";
+    }
+
+    /** The outcome of one attempt: a lease, or the holder's remaining TTL. */
+    private record Attempt(DefaultLease lease, long holderTtlMillis) {
+    }
+}

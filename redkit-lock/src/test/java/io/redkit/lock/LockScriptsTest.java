@@ -1,0 +1,31 @@
+package io.redkit.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.redkit.Idempotency;
+import io.redkit.RedisScript;
+
+/** Every lock script is a resource file with the header the style asks for, and declares honest idempotency. */
+class LockScriptsTest {
+
+    @Test
+    void everyScriptDocumentsKeysArgvReplyAndWhyItIsAtomic() {
+        for (RedisScript<?> script : List.of(LockScripts.ACQUIRE, LockScripts.FENCED_ACQUIRE, LockScripts.RELEASE,
+                LockScripts.EXTEND)) {
+            assertThat(script.source()).as(script.name())
+                    .contains("-- KEYS[1]", "-- ARGV[1]", "-- Returns", "Atomic because");
+            assertThat(script.sha1()).hasSize(40);
+        }
+    }
+
+    @Test
+    void onlyTheTokenIssuingScriptIsNonIdempotent() {
+        assertThat(LockScripts.FENCED_ACQUIRE.idempotency()).isEqualTo(Idempotency.NON_IDEMPOTENT);
+        assertThat(List.of(LockScripts.ACQUIRE, LockScripts.RELEASE, LockScripts.EXTEND))
+                .allSatisfy(s -> assertThat(s.idempotency()).isEqualTo(Idempotency.IDEMPOTENT));
+    }
+}
