@@ -1,0 +1,132 @@
+package io.redkit.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.Redkit;
+import io.redkit.testing.RedisServerExtension;
+
+/**
+ * Ownership is the lease, not the thread, on virtual threads too. redkit is built for Java 17, so virtual threads
+ * are reached by reflection; the build runs this class on JDK 21+ (the {@code virtual-threads} profile of this
+ * module's pom) and it fails there if they are missing.
+ */
+class VirtualThreadsIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+    private static Redkit redkit;
+    private static Locks locks;
+
+    @BeforeAll
+    static void connect() {
+        redkit = Redkit.connect(redis.server().url());
+        locks = Locks.create(redkit, LockConfig.builder().ttl(Duration.ofSeconds(5)).build());
+    }
+
+    @AfterAll
+    static void close() {
+        locks.close();
+        redkit.close();
+    }
+
+    private static ExecutorService virtualThreads() throws ReflectiveOperationException {
+        return (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+    }
+
+    private static boolean isVirtual(Thread t) throws ReflectiveOperationException {
+        return (Boolean) Thread.class.getMethod("isVirtual").invoke(t);
+    }
+
+    @Test
+    void leaseTakenOnOneVirtualThreadIsReleasedOnAnother() throws Exception {
+        Lock lock = locks.lock("vt-handoff-" + UUID.randomUUID());
+        ExecutorService acquire = virtualThreads();
+        ExecutorService release = virtualThreads();
+        try {
+            AtomicReference<Boolean> onVirtual = new AtomicReference<>();
+            ReleaseResult result = CompletableFuture.supplyAsync(() -> lock.tryAcquire().orElseThrow(), acquire)
+                    .thenApplyAsync(lease -> {
+                        try {
+                            onVirtual.set(isVirtual(Thread.currentThread()));
+                        } catch (ReflectiveOperationException e) {
+                            throw new IllegalStateException(e);
+                        }
+                        lease.ensureHeld();
+                        return lease.release();
+                    }, release).get(10, TimeUnit.SECONDS);
+            assertThat(onVirtual.get()).isTrue();
+            assertThat(result).isEqualTo(ReleaseResult.RELEASED);
+        } finally {
+            acquire.shutdownNow();
+            release.shutdownNow();
+        }
+        assertThat(redkit.commands().exists(lock.key())).isZero();
+    }
+
+    @Test
+    void thousandVirtualThreadsTakeTurnsWithoutOverlap() throws Exception {
+        Lock lock = locks.lock("vt-turns-" + UUID.randomUUID());
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        List<Future<?>> futures = new ArrayList<>();
+        ExecutorService vts = virtualThreads();
+        try {
+            for (int i = 0; i < 1000; i++) {
+                futures.add(vts.submit(() -> {
+                    try (Lease lease = lock.tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                        if (inside.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        lease.ensureHeld();
+                        inside.decrementAndGet();
+                    }
+                    done.incrementAndGet();
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(90, TimeUnit.SECONDS);
+            }
+        } finally {
+            vts.shutdownNow();
+        }
+        assertThat(done).hasValue(1000);
+        assertThat(overlaps).hasValue(0);
+    }
+
+    @Test
+    void runLockedOnAVirtualThreadIsInterruptedOnLoss() throws Exception {
+        Lock lock = locks.lock("vt-loss-" + UUID.randomUUID());
+        ExecutorService vts = virtualThreads();
+        try {
+            Future<?> run = vts.submit(() -> lock.runLocked(Duration.ZERO, lease -> {
+                redkit.commands().delete(lease.key()); // an operator's DEL: the next extension is refused
+                Thread.sleep(30_000);
+                return "finished";
+            }));
+            assertThatThrownBy(() -> run.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(LockLostException.class);
+        } finally {
+            vts.shutdownNow();
+        }
+    }
+}
