@@ -131,6 +131,10 @@ public final class BenchCommand implements Callable<Integer> {
             Output.table(out, "bench " + report.bench() + " — " + report.description(), BenchTables.header(report),
                     BenchTables.cells(report));
             BenchTables.notes(report).forEach(out::println);
+            for (Benchmark.Extra extra : report.extras()) {
+                out.println();
+                Output.table(out, extra.title(), extra.header().toArray(new String[0]), BenchTables.cells(extra));
+            }
             report.ratios().forEach((k, v) -> out.println("ratio " + k + " = " + v));
             out.println();
         }

@@ -3,17 +3,34 @@ package io.redkit.lab.bench;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
  * What one {@code bench NAME} run measured; field names are the JSON contract of DESIGN §11 (snake_case on
  * output): {@code bench}, {@code rows[]} ({@code impl}, {@code callers}, {@code ops_per_s}, {@code p50_us},
  * {@code p99_us}, …), {@code ratios} ({@code "redkit/lettuce-sync@64"}; prefixed with the op,
- * {@code "get:redkit/lettuce-sync@64"}, when the benchmark measures several ops) and {@code ceiling}.
+ * {@code "get:redkit/lettuce-sync@64"}, when the benchmark measures several ops) and {@code ceiling}; a
+ * benchmark's {@linkplain Benchmark#extras extras} (e.g. {@code miss_storm}) are top-level fields beside them.
  */
 public record BenchReport(String bench, String description, String command, String target, String startedAt,
         long elapsedMs, Settings settings, Machine machine, List<String> ops, List<Row> rows,
-        Map<String, Double> ratios, List<AimResult> aims, CeilingReport ceiling, Map<String, String> peers) {
+        Map<String, Double> ratios, List<AimResult> aims, CeilingReport ceiling, Map<String, String> peers,
+        @JsonIgnore List<Benchmark.Extra> extras) {
+
+    /** Copies the extras (none for most benchmarks). */
+    public BenchReport {
+        extras = extras == null ? List.of() : List.copyOf(extras);
+    }
+
+    /** The extras as top-level JSON fields, in order. */
+    @JsonAnyGetter
+    public Map<String, Object> extraFields() {
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        extras.forEach(e -> fields.put(e.field(), e.json()));
+        return fields;
+    }
 
     /** How the run was paced. */
     public record Settings(List<Integer> callers, int rounds, long roundMs, long warmupMs, String duration) {

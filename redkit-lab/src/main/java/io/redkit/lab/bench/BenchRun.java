@@ -69,6 +69,7 @@ public final class BenchRun {
                 }
             }
         }
+        List<Benchmark.Extra> extras = benchmark.extras(env);
         progress.done();
         CeilingReport ceiling = ceilingReport(anyCeiling, ceilingRows, ceilingErrors);
         Map<String, Double> ratios = Ratios.of(benchmark, rows, ceiling.rows());
@@ -76,7 +77,7 @@ public final class BenchRun {
                 settings.round().toMillis(), settings.warmup().toMillis(), settings.preset());
         return new BenchReport(benchmark.name(), benchmark.description(), command, env.describe(), startedAt,
                 (System.nanoTime() - start) / 1_000_000, s, Machine.describe(loadStart), benchmark.ops(), rows,
-                ratios, Ratios.aims(benchmark, ratios), ceiling, peers);
+                ratios, Ratios.aims(benchmark, ratios), ceiling, peers, extras);
     }
 
     private List<Row> measure(String op, List<Contender> contenders, int callers) throws InterruptedException {
@@ -112,7 +113,7 @@ public final class BenchRun {
     }
 
     private static Row row(String impl, String op, int callers, List<RoundRunner.Round> rounds) {
-        Histogram all = new Histogram(1_000, RoundRunner.MAX_NANOS, 3);
+        Histogram all = new Histogram(RoundRunner.LOWEST_NANOS, RoundRunner.MAX_NANOS, 3);
         List<Double> perRound = new ArrayList<>();
         long calls = 0;
         long errors = 0;
@@ -133,10 +134,11 @@ public final class BenchRun {
 
     private Optional<CeilingRow> ceiling(String op, Ceiling ceiling, int callers, List<Row> measured,
             List<String> errors) {
-        double best = measured.stream().mapToDouble(Row::opsPerS).max().orElse(10_000);
-        // Sized to run about as long as two rounds of the fastest contender (the server is usually faster still).
+        // Sized to run about as long as two rounds of the subject (the server is usually faster still); not of the
+        // fastest contender, which may not go to the server at all (a near-cache hit).
+        double subject = measured.isEmpty() ? 10_000 : measured.get(0).opsPerS();
         long requests = Math.max(2_000, Math.min(20_000_000L,
-                (long) (best * settings.round().toMillis() / 1000.0 * 2)));
+                (long) (subject * settings.round().toMillis() / 1000.0 * 2)));
         progress.show(String.format(Locale.ROOT, "[%s %s] %d callers: %s -n %d", benchmark.name(), op, callers,
                 RedisBenchmarkTool.NAME, requests));
         try {

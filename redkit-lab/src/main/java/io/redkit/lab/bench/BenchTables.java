@@ -107,10 +107,31 @@ final class BenchTables {
         for (String note : notes(report)) {
             md.append("- ").append(note).append('\n');
         }
+        for (Benchmark.Extra extra : report.extras()) {
+            md.append("\n**").append(extra.title()).append("**\n\n|");
+            extra.header().forEach(h -> md.append(' ').append(h).append(" |"));
+            md.append("\n|");
+            for (int i = 0; i < extra.header().size(); i++) {
+                int column = i;
+                boolean numeric = extra.rows().stream().allMatch(r -> r.get(column).matches("[0-9][0-9,./]*"));
+                md.append(numeric ? "---:|" : "---|");
+            }
+            md.append('\n');
+            for (List<String> line : extra.rows()) {
+                md.append('|');
+                line.forEach(cell -> md.append(' ').append(cell.replace("|", "\\|")).append(" |"));
+                md.append('\n');
+            }
+        }
         if (chartLink != null) {
             md.append("\n![bench ").append(report.bench()).append("](").append(chartLink).append(")\n");
         }
         return md.toString();
+    }
+
+    /** An extra's rows as plain-text table cells. */
+    static String[][] cells(Benchmark.Extra extra) {
+        return extra.rows().stream().map(r -> r.toArray(new String[0])).toArray(String[][]::new);
     }
 
     static String ops(double v) {

@@ -34,9 +34,30 @@ public interface Benchmark {
         return Optional.empty();
     }
 
+    /**
+     * Measurements beyond the timed rounds (the cache's miss storm), run once after them on the same server; each
+     * becomes a top-level field of the report's JSON and a small table under the main one.
+     */
+    default List<Extra> extras(BenchEnv env) throws Exception {
+        return List.of();
+    }
+
     /** Ratios the issue sets as a floor, checked and reported after the run. */
     default List<Aim> aims() {
         return List.of();
+    }
+
+    /**
+     * One extra measurement: {@code json} under the report field {@code field} (snake_case, e.g. {@code miss_storm}),
+     * and the same as a table with a title for the Markdown and the plain-text output.
+     */
+    record Extra(String field, String title, List<String> header, List<List<String>> rows, Object json) {
+
+        /** Copies the lists. */
+        public Extra {
+            header = List.copyOf(header);
+            rows = rows.stream().map(List::copyOf).toList();
+        }
     }
 
     /** A floor for {@code subject/against@callers}, e.g. redkit ≥ 0.9 × lettuce-sync at 64 callers. */

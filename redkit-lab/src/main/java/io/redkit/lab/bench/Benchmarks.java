@@ -3,7 +3,9 @@ package io.redkit.lab.bench;
 import java.util.List;
 import java.util.Optional;
 
+import io.redkit.lab.bench.cache.CacheBenchmark;
 import io.redkit.lab.bench.client.ClientBenchmark;
+import io.redkit.lab.bench.lock.LockBenchmark;
 
 /** The registry of benchmarks: {@code bench NAME} looks them up here and {@code bench all} runs them in order. */
 public final class Benchmarks {
@@ -13,7 +15,7 @@ public final class Benchmarks {
 
     /** Every registered benchmark; a new one (lock, cache, …) is one more entry. */
     public static List<Benchmark> all() {
-        return List.of(new ClientBenchmark());
+        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark());
     }
 
     /** The benchmark called {@code name}. */

@@ -1,0 +1,100 @@
+package io.redkit.lab.bench.cache;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.Benchmark;
+import io.redkit.lab.bench.Ceiling;
+import io.redkit.lab.bench.Contender;
+
+/**
+ * {@code bench cache}: the cache hit path, a GET and a JSON decode of a ~200-byte product over 1000 preloaded keys,
+ * through redkit's {@code CacheAside}, raw Lettuce + Jackson, Spring's {@code RedisCacheManager}, Redisson's
+ * {@code RBucket} with a JSON codec, and redkit with its near cache; then a miss storm per contender, its source
+ * loads counted. The ceiling is {@code redis-benchmark} doing raw Lettuce's GET on the same keys.
+ */
+public final class CacheBenchmark implements Benchmark {
+
+    static final String HIT = "hit";
+
+    @Override
+    public String name() {
+        return "cache";
+    }
+
+    @Override
+    public String description() {
+        return "cache hit (GET + JSON decode of a ~" + Products.APPROX_JSON_BYTES + "-byte product, "
+                + Products.KEYS + " keys) through redkit CacheAside vs raw Lettuce + Jackson, Spring RedisCacheManager,"
+                + " Redisson RBucket (JSON codec) and redkit's near cache; then a miss storm per contender";
+    }
+
+    @Override
+    public List<String> ops() {
+        return List.of(HIT);
+    }
+
+    @Override
+    public List<Contender> contenders(String op) {
+        return List.copyOf(hitContenders());
+    }
+
+    private static List<CacheContender> hitContenders() {
+        return List.of(new RedkitContender(false), new LettuceJacksonContender(), new SpringContender(false),
+                new RedissonContender(), new RedkitContender(true));
+    }
+
+    /** Writes raw Lettuce's keys (the ceiling reads them too); the other contenders fill their own in setup. */
+    @Override
+    public void prepare(String op, BenchEnv env) {
+        RedisClient client = RedisClient.create(RedisURI.create(env.url()));
+        try (StatefulRedisConnection<String, byte[]> c =
+                client.connect(RedisCodec.of(StringCodec.UTF8, ByteArrayCodec.INSTANCE))) {
+            for (int i = 0; i < Products.KEYS; i++) {
+                c.async().set(Products.lettuceKey(Products.id(i)), Products.json(Products.product(i)));
+            }
+            c.sync().ping();
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Override
+    public Optional<Ceiling> ceiling(String op, BenchEnv env) {
+        return Optional.of(new Ceiling(List.of("-r", String.valueOf(Products.KEYS), "GET",
+                Products.LETTUCE_PREFIX + "__rand_int__")));
+    }
+
+    @Override
+    public List<Aim> aims() {
+        return List.of(new Aim("redkit", "lettuce+jackson", 64, 0.9), new Aim("redkit", "spring", 64, 1.0),
+                new Aim("redkit", "redisson", 64, 1.0));
+    }
+
+    /** The miss storm, for every hit contender and Spring with its locking cache writer. */
+    @Override
+    public List<Extra> extras(BenchEnv env) throws Exception {
+        List<CacheContender> storm = new ArrayList<>(hitContenders());
+        storm.add(3, new SpringContender(true));
+        Map<String, String> fill = new LinkedHashMap<>();
+        fill.put("redkit", "CacheAside.get: single-flight per key, fill lease across instances");
+        fill.put("lettuce+jackson", "naive GET / load / SET EX");
+        fill.put("spring", "Cache.get(key, Callable) (what @Cacheable(sync = true) calls), default non-locking"
+                + " writer");
+        fill.put("spring-locking", "Cache.get(key, Callable), RedisCacheWriter.lockingRedisCacheWriter (one lock"
+                + " per cache name)");
+        fill.put("redisson", "naive RBucket get / load / set (a bucket has no loader)");
+        fill.put("redkit-near", "CacheAside.get with near cache");
+        return List.of(MissStorm.run(env, storm, fill));
+    }
+}

@@ -1,0 +1,72 @@
+package io.redkit.lab.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.redkit.lab.LabMain;
+
+/**
+ * {@code bench cache} end to end at the smoke preset: one JSON object with the fields of DESIGN §11 plus the miss
+ * storm, in which redkit loads exactly once. The throughput figures of so short a run mean nothing and are not
+ * checked; the load counts are not timing and are.
+ */
+class BenchCacheIT {
+
+    private static final List<String> IMPLS = List.of("redkit", "lettuce+jackson", "spring", "redisson",
+            "redkit-near");
+
+    @TempDir
+    Path out;
+
+    @Test
+    void benchCacheSmokeRunPrintsOneWellFormedJsonObjectAndRedkitLoadsOnceInTheMissStorm() throws Exception {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        int code = LabMain.run(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), "bench", "cache", "--rounds", "1",
+                "--duration", "short", "--json", "--out", out.toString());
+        assertThat(code).as("exit code; stderr: %s", stderr).isZero();
+
+        JsonNode json = new ObjectMapper().readTree(stdout.toString(StandardCharsets.UTF_8));
+        assertThat(json.path("bench").asText()).isEqualTo("cache");
+        assertThat(json.path("rows")).hasSize(3 * IMPLS.size());
+        for (JsonNode row : json.path("rows")) {
+            assertThat(IMPLS).contains(row.path("impl").asText());
+            assertThat(row.path("callers").isInt()).isTrue();
+            assertThat(row.path("ops_per_s").isNumber()).isTrue();
+            assertThat(row.path("p50_us").isNumber()).isTrue();
+            assertThat(row.path("p99_us").isNumber()).isTrue();
+            assertThat(row.path("errors").asLong()).as("errors of %s", row).isZero();
+        }
+        for (String peer : List.of("lettuce+jackson", "spring", "redisson")) {
+            assertThat(json.path("ratios").path("redkit/" + peer + "@64").isNumber()).as(peer).isTrue();
+        }
+        assertThat(json.path("ceiling").has("available")).isTrue();
+
+        JsonNode storm = json.path("miss_storm");
+        assertThat(storm.path("callers").asInt()).isEqualTo(64);
+        assertThat(storm.path("loader_ms").asInt()).isPositive();
+        assertThat(storm.path("loads").path("redkit").asInt()).as("redkit loads in the miss storm").isEqualTo(1);
+        assertThat(storm.path("loads").path("redkit-near").asInt()).isEqualTo(1);
+        for (String impl : List.of("lettuce+jackson", "spring", "spring-locking", "redisson")) {
+            assertThat(storm.path("loads").path(impl).asInt()).as(impl).isBetween(1, 64);
+        }
+        storm.path("answered").forEach(n -> assertThat(n.asInt()).isEqualTo(64));
+
+        assertThat(Files.exists(out.resolve("cache.json"))).isTrue();
+        assertThat(Files.readString(out.resolve("cache.md"))).contains("miss storm", "| redkit | 1 |");
+        assertThat(Files.exists(out.resolve("cache.png"))).isTrue();
+    }
+}
