@@ -84,21 +84,28 @@ class VirtualThreadsIT {
 
     @Test
     void thousandVirtualThreadsTakeTurnsWithoutOverlap() throws Exception {
-        Lock lock = locks.lock("vt-turns-" + UUID.randomUUID());
-        AtomicInteger inside = new AtomicInteger();
+        // 1000 virtual threads over 20 locks: 50 contenders a lock, each lock held by one at a time.
+        int lockCount = 20;
+        List<Lock> all = new ArrayList<>();
+        List<AtomicInteger> inside = new ArrayList<>();
+        for (int i = 0; i < lockCount; i++) {
+            all.add(locks.lock("vt-turns-" + i + "-" + UUID.randomUUID()));
+            inside.add(new AtomicInteger());
+        }
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         List<Future<?>> futures = new ArrayList<>();
         ExecutorService vts = virtualThreads();
         try {
             for (int i = 0; i < 1000; i++) {
+                int n = i % lockCount;
                 futures.add(vts.submit(() -> {
-                    try (Lease lease = lock.tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
-                        if (inside.incrementAndGet() > 1) {
+                    try (Lease lease = all.get(n).tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                        if (inside.get(n).incrementAndGet() > 1) {
                             overlaps.incrementAndGet();
                         }
                         lease.ensureHeld();
-                        inside.decrementAndGet();
+                        inside.get(n).decrementAndGet();
                     }
                     done.incrementAndGet();
                     return null;
