@@ -20,6 +20,18 @@ public final class KeySchema {
 
     private static final String SPECIAL = "%{}:*?[]\\";
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /** ASCII characters that are escaped: controls, space, DEL and {@link #SPECIAL}; a table, as every key pays it. */
+    private static final boolean[] ESCAPED = new boolean[128];
+
+    static {
+        for (char c = 0; c <= ' '; c++) {
+            ESCAPED[c] = true;
+        }
+        ESCAPED[0x7F] = true;
+        for (char c : SPECIAL.toCharArray()) {
+            ESCAPED[c] = true;
+        }
+    }
 
     private final String namespace;
 
@@ -143,14 +155,24 @@ public final class KeySchema {
             sb.append('%');
             return;
         }
-        for (int i = 0; i < part.length(); i++) {
+        int first = 0;
+        while (first < part.length() && !escaped(part.charAt(first))) {
+            first++;
+        }
+        // Most parts (ids) need no escaping: one bulk append instead of one per character.
+        sb.append(part, 0, first);
+        for (int i = first; i < part.length(); i++) {
             char c = part.charAt(i);
-            if (c <= ' ' || c == 0x7F || SPECIAL.indexOf(c) >= 0) {
+            if (escaped(c)) {
                 sb.append('%').append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
             } else {
                 sb.append(c);
             }
         }
+    }
+
+    private static boolean escaped(char c) {
+        return c < 128 && ESCAPED[c];
     }
 
     private void requireOwn(String key) {
