@@ -70,9 +70,13 @@ final class DefaultLease implements Lease {
     }
 
     void start() {
-        scheduleExpiry();
+        // One timer per lease at a time: with the watchdog, the validity timer runs only while an extension is
+        // in flight (the extension fires at ttl/3, long before validity ends). A short hold then costs one
+        // schedule and one cancel on the shared scheduler instead of two each (bench lock).
         if (config.watchdog()) {
             scheduleExtension(ttlNanos / 3);
+        } else {
+            scheduleExpiry();
         }
     }
 
@@ -255,7 +259,13 @@ final class DefaultLease implements Lease {
             markLost(LossReason.EXTENSION_FAILED, e);
             return;
         }
+        // Runs on the scheduler's one thread, so the reply's callback below cannot run before this is set.
+        scheduleExpiry();
         reply.whenCompleteAsync((extended, failure) -> {
+            ScheduledFuture<?> pendingExpiry = expiry;
+            if (pendingExpiry != null) {
+                pendingExpiry.cancel(false);
+            }
             if (failure != null) {
                 markLost(LossReason.EXTENSION_FAILED, unwrap(failure));
             } else if (extended == 1) {
