@@ -10,7 +10,6 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -130,26 +129,6 @@ public final class Redkit implements AutoCloseable {
     public <T> T withDedicated(Function<RedisOps, T> work) {
         try (DedicatedConnection connection = pool.acquire()) {
             return work.apply(connection.ops());
-        }
-    }
-
-    /**
-     * Opens a pub/sub connection of its own, outside the dedicated pool, for loss-tolerant signals such as
-     * near-cache invalidation. A subscriber that is away misses messages: Lettuce subscribes again after a
-     * reconnect and calls {@code subscribed} once more, which is the subscriber's cue to resynchronise. The caller
-     * closes it; {@link #close()} closes any still open.
-     *
-     * @throws RedisUnavailableException when Redis cannot be reached or this client is closed
-     */
-    public StatefulRedisPubSubConnection<String, byte[]> connectPubSub() {
-        if (closed.get()) {
-            throw new RedisUnavailableException("redkit '" + config.name() + "' is closed", Outcome.NOT_EXECUTED,
-                    null);
-        }
-        try {
-            return connector.connectPubSub();
-        } catch (RuntimeException e) {
-            throw ExceptionTranslator.translate("SUBSCRIBE connect", e, config.connectTimeout());
         }
     }
 
