@@ -2,7 +2,16 @@ package io.redkit.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -53,5 +62,59 @@ class StandaloneLockIT extends LockContract {
         assertThat(result).isEqualTo("done");
         assertThat(checks.get()).isGreaterThan(60);
         assertThat(redkit.commands().exists(lock.key())).isZero();
+    }
+
+    @Test
+    void aReleaseWakesOneLocalWaiterNotTheWholeHerd() throws Exception {
+        Redkit redkit = client();
+        Lock lock = locks(redkit, b -> b.backoff(Duration.ofSeconds(3), Duration.ofSeconds(6))).lock(unique("herd"));
+        Lease holder = lock.acquire();
+        int waiters = 50;
+        CountDownLatch finish = new CountDownLatch(1);
+        AtomicInteger acquired = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(waiters);
+        List<Future<?>> futures = new ArrayList<>();
+        try {
+            for (int i = 0; i < waiters; i++) {
+                futures.add(pool.submit(() -> {
+                    try (Lease lease = lock.tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                        acquired.incrementAndGet();
+                        finish.await();
+                    }
+                    return null;
+                }));
+            }
+            // Every waiter has made its first attempt and sleeps on its (long) backoff or a release signal.
+            await().atMost(Duration.ofSeconds(10)).until(() -> scriptCalls() >= waiters + 1);
+            redis.server().command("CONFIG", "RESETSTAT");
+
+            holder.release();
+            await().atMost(Duration.ofSeconds(2)).until(() -> acquired.get() == 1);
+            long calls = scriptCalls();
+            System.out.printf("[figures] StandaloneLockIT one release with %d local waiters: %d script calls%n",
+                    waiters, calls);
+            // The release itself and the one woken waiter's acquire, not one acquire per waiter.
+            assertThat(calls).isLessThanOrEqualTo(3);
+
+            finish.countDown(); // each holder releases in turn and wakes the next
+            for (Future<?> f : futures) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            assertThat(acquired).hasValue(waiters);
+        } finally {
+            finish.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    private static long scriptCalls() {
+        long calls = 0;
+        for (String line : String.valueOf(redis.server().command("INFO", "commandstats")).split("\r?\n")) {
+            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                String rest = line.substring(line.indexOf("calls=") + 6);
+                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
+            }
+        }
+        return calls;
     }
 }

@@ -122,6 +122,39 @@ class VirtualThreadsIT {
     }
 
     @Test
+    void thousandVirtualThreadsOnOneLockAllGetTheirTurn() throws Exception {
+        // A release wakes one local waiter, not all 1000: waking all sent 1000 acquire scripts per release.
+        Lock lock = locks.lock("vt-herd-" + UUID.randomUUID());
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
+        List<Future<?>> futures = new ArrayList<>();
+        ExecutorService vts = virtualThreads();
+        try {
+            for (int i = 0; i < 1000; i++) {
+                futures.add(vts.submit(() -> {
+                    try (Lease lease = lock.tryAcquire(Duration.ofSeconds(120)).orElseThrow()) {
+                        if (inside.incrementAndGet() > 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        lease.ensureHeld();
+                        inside.decrementAndGet();
+                    }
+                    done.incrementAndGet();
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(150, TimeUnit.SECONDS);
+            }
+        } finally {
+            vts.shutdownNow();
+        }
+        assertThat(done).hasValue(1000);
+        assertThat(overlaps).hasValue(0);
+    }
+
+    @Test
     void runLockedOnAVirtualThreadIsInterruptedOnLoss() throws Exception {
         Lock lock = locks.lock("vt-loss-" + UUID.randomUUID());
         ExecutorService vts = virtualThreads();

@@ -1,8 +1,11 @@
 package io.redkit.lock.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,7 +27,7 @@ final class ReleaseSignals implements AutoCloseable {
 
     private final RedisPubSub pubSub;
     private final String channel;
-    private final Map<String, Set<CompletableFuture<Void>>> waiters = new ConcurrentHashMap<>();
+    private final Map<String, Deque<CompletableFuture<Void>>> waiters = new ConcurrentHashMap<>();
     private volatile RedisPubSub.Subscription subscription;
     private volatile AutoCloseable reconnectHook;
     private volatile long failedAt;
@@ -64,34 +67,50 @@ final class ReleaseSignals implements AutoCloseable {
         }
     }
 
-    /** A signal completed by the next release of {@code key}; hand it back with {@link #forget}. */
+    /** A signal completed by a later release of {@code key}; hand it back with {@link #forget}. */
     CompletableFuture<Void> register(String key) {
         CompletableFuture<Void> signal = new CompletableFuture<>();
-        waiters.compute(key, (k, set) -> {
-            Set<CompletableFuture<Void>> s = set != null ? set : ConcurrentHashMap.newKeySet();
-            s.add(signal);
-            return s;
+        waiters.compute(key, (k, queue) -> {
+            Deque<CompletableFuture<Void>> q = queue != null ? queue : new ArrayDeque<>();
+            q.addLast(signal);
+            return q;
         });
         return signal;
     }
 
     /** Drops a signal nobody waits on any more, so that keys never released do not stay in the map. */
     void forget(String key, CompletableFuture<Void> signal) {
-        waiters.computeIfPresent(key, (k, set) -> {
-            set.remove(signal);
-            return set.isEmpty() ? null : set;
+        waiters.computeIfPresent(key, (k, q) -> {
+            q.remove(signal);
+            return q.isEmpty() ? null : q;
         });
     }
 
+    /*
+     * A release wakes ONE local waiter, the longest waiting: only one can win, and waking all of them sent one
+     * acquire script per waiter at once (1000 waiters on one lock timed some out). The others wake at the next
+     * release or at the end of their backoff, so a woken waiter that gives up costs latency, never liveness.
+     */
     private void wake(String key) {
-        Set<CompletableFuture<Void>> set = waiters.remove(key);
-        if (set != null) {
-            set.forEach(f -> f.complete(null));
-        }
+        List<CompletableFuture<Void>> next = new ArrayList<>(1);
+        waiters.computeIfPresent(key, (k, q) -> {
+            CompletableFuture<Void> first = q.pollFirst();
+            if (first != null) {
+                next.add(first);
+            }
+            return q.isEmpty() ? null : q;
+        });
+        next.forEach(f -> f.complete(null));
     }
 
+    /** After a reconnect releases may have been missed: every waiter tries again. */
     private void wakeAll() {
-        waiters.keySet().forEach(this::wake);
+        for (String key : waiters.keySet()) {
+            Deque<CompletableFuture<Void>> q = waiters.remove(key);
+            if (q != null) {
+                q.forEach(f -> f.complete(null));
+            }
+        }
     }
 
     @Override
