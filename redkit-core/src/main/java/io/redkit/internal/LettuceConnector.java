@@ -113,6 +113,8 @@ public final class LettuceConnector {
     public StatefulConnection<String, byte[]> connect() {
         if (client instanceof RedisClusterClient cluster) {
             StatefulRedisClusterConnection<String, byte[]> connection = cluster.connect(CODEC);
+            // Pruned here too, not only on a topology change: dedicated connections come and go in between.
+            clusterConnections.removeIf(c -> !c.isOpen());
             clusterConnections.add(connection);
             awaitWarm(connection);
             return connection;
