@@ -20,7 +20,7 @@ import io.netty.util.Version;
  * root pom's netty-bom) is what keeps them from breaking each other; one Redisson round trip on the run's server
  * proves it at run time.
  */
-final class Peers {
+public final class Peers {
 
     private Peers() {
     }
@@ -36,13 +36,19 @@ final class Peers {
         return peers;
     }
 
-    private static String redissonSmoke(BenchEnv env) {
+    /** Redisson's single-server config for the run's server, every other setting at Redisson's default. */
+    public static Config redissonConfig(BenchEnv env) {
         Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + env.host() + ":" + env.port())
-                .setConnectionMinimumIdleSize(1).setConnectionPoolSize(2);
+        config.useSingleServer().setAddress("redis://" + env.host() + ":" + env.port());
         if (env.password() != null) {
             config.setPassword(env.password());
         }
+        return config;
+    }
+
+    private static String redissonSmoke(BenchEnv env) {
+        Config config = redissonConfig(env);
+        config.useSingleServer().setConnectionMinimumIdleSize(1).setConnectionPoolSize(2);
         RedissonClient redisson = null;
         try {
             redisson = Redisson.create(config);

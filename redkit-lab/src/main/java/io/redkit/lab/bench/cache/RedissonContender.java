@@ -6,9 +6,9 @@ import org.redisson.Redisson;
 import org.redisson.api.RBucket;
 import org.redisson.api.RedissonClient;
 import org.redisson.codec.TypedJsonJacksonCodec;
-import org.redisson.config.Config;
 
 import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.Peers;
 
 /**
  * Redisson's {@code RBucket<Product>} with {@code TypedJsonJacksonCodec} (JSON of one type, no class names in the
@@ -27,12 +27,7 @@ final class RedissonContender extends CacheContender {
 
     @Override
     public void setup(BenchEnv env) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + env.host() + ":" + env.port());
-        if (env.password() != null) {
-            config.setPassword(env.password());
-        }
-        redisson = Redisson.create(config);
+        redisson = Redisson.create(Peers.redissonConfig(env));
         for (int i = 0; i < Products.KEYS; i++) {
             keys[i] = key(i);
         }

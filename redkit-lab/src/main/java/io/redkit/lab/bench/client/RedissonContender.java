@@ -3,9 +3,9 @@ package io.redkit.lab.bench.client;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.client.codec.ByteArrayCodec;
-import org.redisson.config.Config;
 
 import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.Peers;
 
 /**
  * Redisson's {@code RBucket<byte[]>} get/set with its defaults (a pool of connections rather than one multiplexed
@@ -21,12 +21,7 @@ final class RedissonContender extends ClientContender {
 
     @Override
     public void setup(BenchEnv env) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + env.host() + ":" + env.port());
-        if (env.password() != null) {
-            config.setPassword(env.password());
-        }
-        redisson = Redisson.create(config);
+        redisson = Redisson.create(Peers.redissonConfig(env));
     }
 
     @Override

@@ -5,11 +5,11 @@ import java.util.concurrent.TimeUnit;
 import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import io.redkit.lab.bench.BenchEnv;
 import io.redkit.lab.bench.Caller;
 import io.redkit.lab.bench.Contender;
+import io.redkit.lab.bench.Peers;
 
 /**
  * Redisson's {@code RLock} ({@code tryLock(0, 10 s)}, then {@code unlock}) or {@code RFencedLock}
@@ -32,12 +32,7 @@ final class RedissonLockContender implements Contender {
 
     @Override
     public void setup(BenchEnv env) {
-        Config config = new Config();
-        config.useSingleServer().setAddress("redis://" + env.host() + ":" + env.port());
-        if (env.password() != null) {
-            config.setPassword(env.password());
-        }
-        redisson = Redisson.create(config);
+        redisson = Redisson.create(Peers.redissonConfig(env));
     }
 
     @Override
