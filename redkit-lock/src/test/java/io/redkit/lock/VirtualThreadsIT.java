@@ -85,22 +85,33 @@ class VirtualThreadsIT {
     @Test
     void thousandVirtualThreadsTakeTurnsWithoutOverlap() throws Exception {
         // 1000 virtual threads over 20 locks: 50 contenders a lock, each lock held by one at a time.
-        int lockCount = 20;
         List<Lock> all = new ArrayList<>();
-        List<AtomicInteger> inside = new ArrayList<>();
-        for (int i = 0; i < lockCount; i++) {
+        for (int i = 0; i < 20; i++) {
             all.add(locks.lock("vt-turns-" + i + "-" + UUID.randomUUID()));
-            inside.add(new AtomicInteger());
         }
+        takeTurns(all, 1000, Duration.ofSeconds(60), Duration.ofSeconds(90));
+    }
+
+    @Test
+    void thousandVirtualThreadsOnOneLockAllGetTheirTurn() throws Exception {
+        // A release wakes one local waiter, not all 1000: waking all sent 1000 acquire scripts per release.
+        takeTurns(List.of(locks.lock("vt-herd-" + UUID.randomUUID())), 1000, Duration.ofSeconds(120),
+                Duration.ofSeconds(150));
+    }
+
+    /** {@code threads} virtual threads, spread over {@code all}, each acquire and release once; none overlap. */
+    private static void takeTurns(List<Lock> all, int threads, Duration wait, Duration whole) throws Exception {
+        List<AtomicInteger> inside = new ArrayList<>();
+        all.forEach(l -> inside.add(new AtomicInteger()));
         AtomicInteger overlaps = new AtomicInteger();
         AtomicInteger done = new AtomicInteger();
         List<Future<?>> futures = new ArrayList<>();
         ExecutorService vts = virtualThreads();
         try {
-            for (int i = 0; i < 1000; i++) {
-                int n = i % lockCount;
+            for (int i = 0; i < threads; i++) {
+                int n = i % all.size();
                 futures.add(vts.submit(() -> {
-                    try (Lease lease = all.get(n).tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
+                    try (Lease lease = all.get(n).tryAcquire(wait).orElseThrow()) {
                         if (inside.get(n).incrementAndGet() > 1) {
                             overlaps.incrementAndGet();
                         }
@@ -112,45 +123,12 @@ class VirtualThreadsIT {
                 }));
             }
             for (Future<?> f : futures) {
-                f.get(90, TimeUnit.SECONDS);
+                f.get(whole.toSeconds(), TimeUnit.SECONDS);
             }
         } finally {
             vts.shutdownNow();
         }
-        assertThat(done).hasValue(1000);
-        assertThat(overlaps).hasValue(0);
-    }
-
-    @Test
-    void thousandVirtualThreadsOnOneLockAllGetTheirTurn() throws Exception {
-        // A release wakes one local waiter, not all 1000: waking all sent 1000 acquire scripts per release.
-        Lock lock = locks.lock("vt-herd-" + UUID.randomUUID());
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
-        AtomicInteger done = new AtomicInteger();
-        List<Future<?>> futures = new ArrayList<>();
-        ExecutorService vts = virtualThreads();
-        try {
-            for (int i = 0; i < 1000; i++) {
-                futures.add(vts.submit(() -> {
-                    try (Lease lease = lock.tryAcquire(Duration.ofSeconds(120)).orElseThrow()) {
-                        if (inside.incrementAndGet() > 1) {
-                            overlaps.incrementAndGet();
-                        }
-                        lease.ensureHeld();
-                        inside.decrementAndGet();
-                    }
-                    done.incrementAndGet();
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get(150, TimeUnit.SECONDS);
-            }
-        } finally {
-            vts.shutdownNow();
-        }
-        assertThat(done).hasValue(1000);
+        assertThat(done).hasValue(threads);
         assertThat(overlaps).hasValue(0);
     }
 
