@@ -21,6 +21,7 @@ import io.redkit.internal.DedicatedPool;
 import io.redkit.internal.DefaultRedisOps;
 import io.redkit.internal.DefaultRedisPubSub;
 import io.redkit.internal.ExceptionTranslator;
+import io.redkit.internal.FlushConsolidation;
 import io.redkit.internal.LettuceConnector;
 import io.redkit.internal.Lifecycle;
 import io.redkit.internal.NonIdempotentGuard;
@@ -56,7 +57,9 @@ public final class Redkit implements AutoCloseable {
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(1), config.maxReconnectDelay(), 2,
                         TimeUnit.MILLISECONDS))
                 // redkit times commands itself, on the caller's thread (see RedkitMetrics).
-                .commandLatencyRecorder(CommandLatencyRecorder.disabled());
+                .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+                // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
+                .nettyCustomizer(new FlushConsolidation());
         if (config.observationRegistry() != null) {
             resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
         }
