@@ -1,8 +1,6 @@
 package io.redkit.lock.internal;
 
 import java.util.Objects;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.redkit.KeySchema;
@@ -13,8 +11,8 @@ import io.redkit.lock.LockConfig;
 import io.redkit.lock.Locks;
 
 /**
- * The locks of one {@link Redkit}: one small scheduler thread runs every lease's watchdog and validity timer
- * (extensions are asynchronous, so the thread never waits on Redis), and one subscription wakes waiters.
+ * The locks of one {@link Redkit}: one watchdog thread runs every lease's extensions and loss signals (extensions
+ * are asynchronous, so the thread never waits on Redis), and one subscription wakes waiters.
  */
 public final class DefaultLocks implements Locks {
 
@@ -24,7 +22,7 @@ public final class DefaultLocks implements Locks {
     private final Redkit redkit;
     private final LockConfig config;
     private final KeySchema schema;
-    private final ScheduledThreadPoolExecutor scheduler;
+    private final WatchdogTimer watchdog;
     private final ReleaseSignals signals;
     private final LockMetrics metrics;
 
@@ -34,12 +32,7 @@ public final class DefaultLocks implements Locks {
         this.config = config;
         this.schema = KeySchema.of(config.namespace());
         int instance = INSTANCES.incrementAndGet();
-        this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "redkit-lock-watchdog-" + instance);
-            t.setDaemon(true);
-            return t;
-        });
-        scheduler.setRemoveOnCancelPolicy(true);
+        this.watchdog = new WatchdogTimer("redkit-lock-watchdog-" + instance);
         this.signals = new ReleaseSignals(redkit.pubSub(), config.namespace() + ":released");
         this.metrics = new LockMetrics(redkit.meters(), redkit.config().name(), config.namespace(),
                 config.tagLockNames());
@@ -60,7 +53,7 @@ public final class DefaultLocks implements Locks {
             throw new IllegalArgumentException("lock name must be at most " + MAX_NAME_LENGTH + " characters, was "
                     + name.length());
         }
-        if (scheduler.isShutdown()) {
+        if (watchdog.isClosed()) {
             throw new IllegalStateException("Locks already closed");
         }
         return new DefaultLock(this, name, schema.key(name), fencing);
@@ -79,8 +72,8 @@ public final class DefaultLocks implements Locks {
         return schema;
     }
 
-    ScheduledThreadPoolExecutor scheduler() {
-        return scheduler;
+    WatchdogTimer watchdog() {
+        return watchdog;
     }
 
     ReleaseSignals signals() {
@@ -94,12 +87,7 @@ public final class DefaultLocks implements Locks {
     @Override
     public void close() {
         signals.close();
-        scheduler.shutdownNow();
-        try {
-            scheduler.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        watchdog.close();
     }
 
     @Override
