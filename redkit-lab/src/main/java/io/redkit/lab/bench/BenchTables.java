@@ -69,7 +69,10 @@ final class BenchTables {
             notes.add("ceiling: " + (report.ceiling().available() ? "partial, " : "unavailable, ")
                     + report.ceiling().reason());
         } else {
-            notes.add("ceiling: " + report.ceiling().tool() + ", one connection per caller, -P 1");
+            boolean steps = report.ceiling().rows().stream().anyMatch(r -> r.command().contains(" + "));
+            notes.add("ceiling: " + report.ceiling().tool() + ", one connection per caller, -P 1"
+                    + (steps ? "; an op of several round trips is one run per step, combined as the server's time for"
+                            + " all of them: rate 1/Σ(1/rateᵢ), p50s and p99s added" : ""));
         }
         for (AimResult aim : report.aims()) {
             notes.add(String.format(Locale.ROOT, "aim %s ≥ %.2f: %s (%s)", aim.ratio(), aim.atLeast(),

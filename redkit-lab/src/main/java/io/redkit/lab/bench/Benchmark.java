@@ -22,6 +22,9 @@ public interface Benchmark {
         return List.of(name());
     }
 
+    /** The name of the ceiling in ratios and aims ({@code redkit/redis-benchmark@64}). */
+    String CEILING = RedisBenchmarkTool.NAME;
+
     /** Fresh, not yet set up contenders for {@code op}; the first is the subject of every ratio. */
     List<Contender> contenders(String op);
 

@@ -63,17 +63,65 @@ final class RedisBenchmarkTool {
     record Result(double opsPerS, double p50Us, double p99Us, String command) {
     }
 
-    /** Runs {@code ceiling} with {@code requests} requests over {@code callers} connections. */
+    /**
+     * Runs each step of {@code ceiling} with {@code requests} requests over {@code callers} connections and combines
+     * them as {@link Ceiling} describes: the op's rate is the harmonic sum of the steps' rates.
+     */
     Result run(BenchEnv env, Ceiling ceiling, int callers, long requests) throws IOException {
+        List<Result> steps = new ArrayList<>();
+        for (Ceiling.Step step : ceiling.steps()) {
+            hook(() -> step.before(env, requests), "preparing");
+            try {
+                steps.add(runStep(env, step.args(requests), callers, requests));
+            } finally {
+                hook(() -> step.after(env, requests), "cleaning up after");
+            }
+        }
+        return combine(steps);
+    }
+
+    private interface Hook {
+        void run() throws Exception;
+    }
+
+    private static void hook(Hook hook, String what) throws IOException {
+        try {
+            hook.run();
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while " + what + " a " + NAME + " step", e);
+        } catch (Exception e) {
+            throw new IOException(what + " a " + NAME + " step failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The steps of one op run back to back: rate 1 / Σ 1/rateᵢ, latencies added, commands joined. */
+    static Result combine(List<Result> steps) {
+        double secondsPerOp = 0;
+        double p50 = 0;
+        double p99 = 0;
+        List<String> commands = new ArrayList<>();
+        for (Result r : steps) {
+            secondsPerOp += 1 / r.opsPerS();
+            p50 += r.p50Us();
+            p99 += r.p99Us();
+            commands.add(r.command());
+        }
+        return new Result(1 / secondsPerOp, p50, p99, String.join(" + ", commands));
+    }
+
+    private Result runStep(BenchEnv env, List<String> step, int callers, long requests) throws IOException {
         List<String> args = new ArrayList<>(List.of("-h", env.host(), "-p", String.valueOf(env.port()),
                 "-c", String.valueOf(callers), "-n", String.valueOf(requests), "-P", "1", "--csv"));
         if (env.password() != null) {
             args.add("-a");
             args.add(env.password());
         }
-        args.addAll(ceiling.args());
+        args.addAll(step);
         String out = run(binary, args);
-        String command = NAME + " -c " + callers + " -n " + requests + " -P 1 " + ceiling.describe();
+        String command = NAME + " -c " + callers + " -n " + requests + " -P 1 " + String.join(" ", step);
         return parse(out, command);
     }
 

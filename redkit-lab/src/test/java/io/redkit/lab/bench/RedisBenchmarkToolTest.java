@@ -28,6 +28,19 @@ class RedisBenchmarkToolTest {
     }
 
     @Test
+    void theStepsOfOneOpCombineAsTheirHarmonicSum() {
+        RedisBenchmarkTool.Result acquire = new RedisBenchmarkTool.Result(150_000, 300, 700, "acquire");
+        RedisBenchmarkTool.Result release = new RedisBenchmarkTool.Result(100_000, 200, 500, "release");
+        RedisBenchmarkTool.Result cycle = RedisBenchmarkTool.combine(java.util.List.of(acquire, release));
+        // 1/150k + 1/100k seconds per cycle: 60k cycles/s, not the 125k an average of the rates would claim.
+        assertThat(cycle.opsPerS()).isEqualTo(60_000, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(cycle.p50Us()).isEqualTo(500);
+        assertThat(cycle.p99Us()).isEqualTo(1200);
+        assertThat(cycle.command()).isEqualTo("acquire + release");
+        assertThat(RedisBenchmarkTool.combine(java.util.List.of(acquire))).isEqualTo(acquire);
+    }
+
+    @Test
     void failsWhenThereIsNoResultLine() {
         assertThatThrownBy(() -> RedisBenchmarkTool.parse("Could not connect to Redis at 127.0.0.1:1\n", "c"))
                 .hasMessageContaining("printed no result");

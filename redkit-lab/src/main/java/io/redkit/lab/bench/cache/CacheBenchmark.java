@@ -71,7 +71,7 @@ public final class CacheBenchmark implements Benchmark {
 
     @Override
     public Optional<Ceiling> ceiling(String op, BenchEnv env) {
-        return Optional.of(new Ceiling(List.of("-r", String.valueOf(Products.KEYS), "GET",
+        return Optional.of(Ceiling.of(List.of("-r", String.valueOf(Products.KEYS), "GET",
                 Products.LETTUCE_PREFIX + "__rand_int__")));
     }
 

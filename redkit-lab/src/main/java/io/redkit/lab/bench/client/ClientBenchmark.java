@@ -63,7 +63,7 @@ public final class ClientBenchmark implements Benchmark {
 
     @Override
     public Optional<Ceiling> ceiling(String op, BenchEnv env) {
-        return Optional.of(new Ceiling(List.of("-t", op.toLowerCase(Locale.ROOT), "-r", String.valueOf(KeySpace.KEYS),
+        return Optional.of(Ceiling.of(List.of("-t", op.toLowerCase(Locale.ROOT), "-r", String.valueOf(KeySpace.KEYS),
                 "-d", String.valueOf(KeySpace.VALUE_SIZE))));
     }
 
