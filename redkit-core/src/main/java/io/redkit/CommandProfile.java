@@ -22,6 +22,11 @@ public record CommandProfile(String name, Duration timeout, int maxRetries, Dura
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofMillis(300);
     /** Background work (watchdogs, stream workers) may wait longer than a request. */
     public static final Duration DEFAULT_BACKGROUND_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * The longest per-attempt timeout or backoff accepted. Longer is a mistake (a lost reply would hold a thread
+     * for that long), and a bound keeps every deadline computation in nanoseconds far from overflow.
+     */
+    public static final Duration MAX_DURATION = Duration.ofHours(24);
 
     /** The request path: 300 ms, at most one retry, and only on a connection failure. */
     public static final CommandProfile REQUEST =
@@ -35,6 +40,8 @@ public record CommandProfile(String name, Duration timeout, int maxRetries, Dura
     public CommandProfile {
         Objects.requireNonNull(name, "name");
         requirePositive("timeout", timeout);
+        requireAtMost("timeout", timeout, MAX_DURATION);
+        requireAtMost("backoffMax", backoffMax, MAX_DURATION);
         if (maxRetries < 0 || maxRetries > 10) {
             throw new IllegalArgumentException("maxRetries must be 0-10, was " + maxRetries);
         }
@@ -60,6 +67,13 @@ public record CommandProfile(String name, Duration timeout, int maxRetries, Dura
         Objects.requireNonNull(value, field);
         if (value.isNegative() || value.isZero()) {
             throw new IllegalArgumentException(field + " must be positive, was " + value);
+        }
+    }
+
+    static void requireAtMost(String field, Duration value, Duration max) {
+        Objects.requireNonNull(value, field);
+        if (value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(field + " must be at most " + max + ", was " + value);
         }
     }
 

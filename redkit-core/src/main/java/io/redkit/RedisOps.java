@@ -2,9 +2,14 @@ package io.redkit;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.lettuce.core.RedisFuture;
@@ -19,11 +24,14 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
  * (outcome unknown), {@link RedisUnavailableException}, {@link PoolExhaustedException} or
  * {@link RedisCommandException}.
  */
-public interface RedisOps {
+public interface RedisOps extends RedisReads {
 
     /**
-     * Runs any Redis command with redkit's timeout, retry policy, error translation and metrics; the escape hatch
-     * for commands this interface does not name. {@code call} must issue exactly one command.
+     * Runs any Redis command with redkit's timeout, retry policy, error translation and metrics: the escape hatch
+     * for users, for commands this interface does not name. Feature modules do not use it (it hands out Lettuce
+     * types). {@code call} must issue exactly one command and return its future; whatever it throws was thrown
+     * before anything was sent, so a Lettuce exception becomes a NOT_EXECUTED failure and any other exception is
+     * rethrown as it is.
      */
     <T> T execute(String command, Idempotency idempotency,
             Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call);
@@ -38,19 +46,13 @@ public interface RedisOps {
     /** The timeout and retry policy of this seam. */
     CommandProfile profile();
 
-    /** GET: the value, or empty when there is none. */
-    Optional<byte[]> get(String key);
-
-    /** GET without blocking. */
-    CompletableFuture<Optional<byte[]>> getAsync(String key);
+    /** {@code GETEX key PX ttl}: the value, its time to live renewed in the same round trip; empty when none. */
+    Optional<byte[]> getEx(String key, Duration ttl);
 
     /** GET decoded as UTF-8. */
     default Optional<String> getString(String key) {
         return get(key).map(v -> new String(v, StandardCharsets.UTF_8));
     }
-
-    /** MGET in one round trip (one per slot on Cluster): a value or empty per key, in the order given. */
-    List<Optional<byte[]>> mget(List<String> keys);
 
     /** SET without expiry. */
     void set(String key, byte[] value);
@@ -68,6 +70,9 @@ public interface RedisOps {
 
     /** {@code SET key value NX PX ttl}: true when this call created the key. Not retried after a timeout. */
     boolean setIfAbsent(String key, byte[] value, Duration ttl);
+
+    /** {@code SET key value NX PX ttl} without blocking: true when this call created the key. Not retried after a timeout. */
+    CompletableFuture<Boolean> setIfAbsentAsync(String key, byte[] value, Duration ttl);
 
     /** INCR: never retried after a timeout, because it may have run. */
     long incr(String key);
@@ -90,11 +95,71 @@ public interface RedisOps {
     /** PTTL: the remaining time to live; empty when the key does not exist or never expires. */
     Optional<Duration> ttl(String key);
 
+    /**
+     * SCAN with {@code MATCH pattern} over every key of the deployment (on Cluster, of every master in turn),
+     * handing each non-empty page to {@code onPage}; never KEYS. A key that exists for the whole scan is seen at
+     * least once; one created or deleted meanwhile may or may not be.
+     */
+    void scan(String pattern, int pageSize, Consumer<List<String>> onPage);
+
+    /** The server's clock ({@code TIME}); on Cluster, of the node that answered. */
+    Instant time();
+
+    /** HSET of several fields: how many were new. */
+    long hset(String key, Map<String, byte[]> fields);
+
+    /** HGET: the field's value, or empty. */
+    Optional<byte[]> hget(String key, String field);
+
+    /** HGETALL: every field; empty when the key does not exist. */
+    Map<String, byte[]> hgetAll(String key);
+
+    /** HDEL: how many of the fields existed. */
+    long hdel(String key, String... fields);
+
+    /** SADD of UTF-8 members: how many were new. */
+    long sadd(String key, String... members);
+
+    /** SREM: how many of the members were there. */
+    long srem(String key, String... members);
+
+    /** SMEMBERS, decoded as UTF-8. */
+    Set<String> smembers(String key);
+
+    /** SCARD. */
+    long scard(String key);
+
+    /** ZADD of one UTF-8 member: 1 when it is new, 0 when only its score changed. */
+    long zadd(String key, double score, String member);
+
+    /** ZREM: how many of the members were there. */
+    long zrem(String key, String... members);
+
+    /** ZRANGEBYSCORE with {@code LIMIT 0 limit}: members with {@code min ≤ score ≤ max}, lowest first. */
+    List<String> zrangeByScore(String key, double min, double max, int limit);
+
+    /** ZREMRANGEBYSCORE: how many members with {@code min ≤ score ≤ max} were removed. */
+    long zremRangeByScore(String key, double min, double max);
+
+    /** ZCARD. */
+    long zcard(String key);
+
+    /** ZSCORE: the member's score, or empty. */
+    OptionalDouble zscore(String key, String member);
+
+    /** The stream commands (XADD, consumer groups, XAUTOCLAIM…) on the same connection and profile. */
+    StreamOps streams();
+
     /** PUBLISH: how many subscribers received it (on Cluster, those on the receiving node). */
     long publish(String channel, byte[] message);
 
     /** Runs a declared script by SHA; on NOSCRIPT sends it with EVAL once and carries on. */
     <T> T eval(RedisScript<T> script, List<String> keys, byte[]... args);
+
+    /** {@link #eval} of a script that takes no arguments. */
+    default <T> T eval(RedisScript<T> script, List<String> keys) {
+        return eval(script, keys, new byte[0][]);
+    }
 
     /** {@link #eval} with UTF-8 string arguments. */
     default <T> T eval(RedisScript<T> script, List<String> keys, String... args) {

@@ -1,6 +1,7 @@
 package io.redkit;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -16,6 +17,7 @@ import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.MicrometerTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.redkit.internal.Cleanup;
 import io.redkit.internal.CommandExecutor;
 import io.redkit.internal.DedicatedPool;
 import io.redkit.internal.DefaultRedisOps;
@@ -24,8 +26,8 @@ import io.redkit.internal.ExceptionTranslator;
 import io.redkit.internal.FlushConsolidation;
 import io.redkit.internal.LettuceConnector;
 import io.redkit.internal.Lifecycle;
-import io.redkit.internal.NonIdempotentGuard;
 import io.redkit.internal.RedkitMetrics;
+import io.redkit.internal.WheelTimer;
 
 /**
  * The one Redis client of a process: it owns Lettuce's threads, one shared multiplexed connection for ordinary
@@ -39,6 +41,7 @@ public final class Redkit implements AutoCloseable {
 
     private final RedkitConfig config;
     private final MeterRegistry meters;
+    private final WheelTimer timer;
     private final ClientResources resources;
     private final LettuceConnector connector;
     private final StatefulConnection<String, byte[]> shared;
@@ -47,50 +50,65 @@ public final class Redkit implements AutoCloseable {
     private final RedisOps backgroundOps;
     private final DedicatedPool pool;
     private final DefaultRedisPubSub pubSub;
+    private final CommandExecutor requestExecutor;
+    private final Object replicaLock = new Object();
+    private volatile StatefulConnection<String, byte[]> replicaConnection;
+    private volatile RedisReads replicaReads;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /*
+     * Whatever fails after the first thread or socket exists closes everything opened so far, so that a bad
+     * configuration retried in a loop leaks neither connections nor threads.
+     */
     private Redkit(RedkitConfig config) {
         this.config = config;
         this.meters = config.meterRegistry() != null ? config.meterRegistry() : new SimpleMeterRegistry();
-        DefaultClientResources.Builder resourceBuilder = DefaultClientResources.builder()
-                // Lettuce's default backs off to 30 s between reconnects; a Sentinel failover takes seconds.
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(1), config.maxReconnectDelay(), 2,
-                        TimeUnit.MILLISECONDS))
-                // redkit times commands itself, on the caller's thread (see RedkitMetrics).
-                .commandLatencyRecorder(CommandLatencyRecorder.disabled())
-                // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
-                .nettyCustomizer(new FlushConsolidation());
-        if (config.observationRegistry() != null) {
-            resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
-        }
-        this.resources = resourceBuilder.build();
-        this.connector = LettuceConnector.create(config, resources);
-        NonIdempotentGuard guard = new NonIdempotentGuard();
-        connector.onDisconnect(guard::connectionLost);
+        Cleanup cleanup = new Cleanup();
         try {
-            this.shared = connector.connect();
-        } catch (RuntimeException e) {
-            connector.shutdown(SHUTDOWN_TIMEOUT);
-            resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            throw ExceptionTranslator.translate("connect to " + config.maskedUrl(), e, config.connectTimeout());
-        }
-        RedkitMetrics metrics = new RedkitMetrics(meters, config.name());
-        CommandExecutor request = new CommandExecutor(() -> LettuceConnector.async(shared),
-                config.requestProfile(), metrics, resources.timer(), lifecycle, guard, () -> { });
-        this.requestOps = new DefaultRedisOps(request);
-        this.backgroundOps = new DefaultRedisOps(request.withProfile(config.backgroundProfile()));
-        this.pool = new DedicatedPool(config.dedicatedPool(), connector,
-                lease -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(lease.connection()),
-                        config.requestProfile(), metrics, resources.timer(), lifecycle, guard, lease::markUnhealthy)),
-                metrics);
-        this.pubSub = new DefaultRedisPubSub(() -> {
-            try {
-                return connector.connectPubSub();
-            } catch (RuntimeException e) {
-                throw ExceptionTranslator.translate("connect pub/sub to " + config.maskedUrl(), e,
-                        config.connectTimeout());
+            this.timer = cleanup.add(new WheelTimer(config.name()), WheelTimer::stop);
+            DefaultClientResources.Builder resourceBuilder = DefaultClientResources.builder()
+                    // Lettuce's default backs off to 30 s between reconnects; a Sentinel failover takes seconds.
+                    .reconnectDelay(Delay.exponential(Duration.ofMillis(1), config.maxReconnectDelay(), 2,
+                            TimeUnit.MILLISECONDS))
+                    // redkit times commands itself, on the caller's thread (see RedkitMetrics).
+                    .commandLatencyRecorder(CommandLatencyRecorder.disabled())
+                    // One timer thread per client, shared with redkit's own deadlines; stopped by close().
+                    .timer(timer.netty())
+                    // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
+                    .nettyCustomizer(new FlushConsolidation());
+            if (config.observationRegistry() != null) {
+                resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
             }
-        }, config.backgroundProfile().timeout());
+            this.resources = cleanup.add(resourceBuilder.build(),
+                    r -> r.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
+            this.connector = cleanup.add(LettuceConnector.create(config, resources), c -> c.shutdown(SHUTDOWN_TIMEOUT));
+            try {
+                this.shared = cleanup.add(connector.connect(), StatefulConnection::close);
+            } catch (RuntimeException e) {
+                throw ExceptionTranslator.translate("connect to " + config.maskedUrl(), e, config.connectTimeout());
+            }
+            RedkitMetrics metrics = new RedkitMetrics(meters, config.name());
+            CommandExecutor request = new CommandExecutor(() -> LettuceConnector.async(shared),
+                    config.requestProfile(), metrics, timer.netty(), lifecycle, () -> { });
+            this.requestExecutor = request;
+            this.requestOps = new DefaultRedisOps(request);
+            this.backgroundOps = new DefaultRedisOps(request.withProfile(config.backgroundProfile()));
+            this.pool = cleanup.add(new DedicatedPool(config.dedicatedPool(), connector,
+                    lease -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(lease.connection()),
+                            config.requestProfile(), metrics, timer.netty(), lifecycle, lease::markUnhealthy)),
+                    metrics), DedicatedPool::close);
+            this.pubSub = new DefaultRedisPubSub(() -> {
+                try {
+                    return connector.connectPubSub();
+                } catch (RuntimeException e) {
+                    throw ExceptionTranslator.translate("connect pub/sub to " + config.maskedUrl(), e,
+                            config.connectTimeout());
+                }
+            }, config.backgroundProfile().timeout());
+        } catch (RuntimeException | Error e) {
+            cleanup.closeAll(e);
+            throw e;
+        }
         log.info("redkit '{}' connected to {} ({})", config.name(), config.maskedUrl(), config.topology());
     }
 
@@ -117,6 +135,42 @@ public final class Redkit implements AutoCloseable {
     /** Commands on the shared connection under the background profile (1 s, 3 retries with backoff). */
     public RedisOps background() {
         return backgroundOps;
+    }
+
+    /**
+     * The read commands of the request profile, from the master ({@link ReadFrom#MASTER}: the same as
+     * {@link #commands()}) or from replicas when one is up ({@link ReadFrom#REPLICA_PREFERRED}, on its own
+     * connection, opened on first use). For caches only: a replica may return what the master already deleted.
+     *
+     * @throws RedisUnavailableException when the replica-reading connection cannot be opened
+     */
+    public RedisReads reads(ReadFrom readFrom) {
+        if (Objects.requireNonNull(readFrom, "readFrom") == ReadFrom.MASTER || config.topology() == Topology.STANDALONE) {
+            return requestOps;
+        }
+        RedisReads reads = replicaReads;
+        if (reads != null) {
+            return reads;
+        }
+        synchronized (replicaLock) {
+            if (replicaReads == null) {
+                if (closed.get()) {
+                    throw new RedisUnavailableException("redkit '" + config.name() + "' is closed; not executed",
+                            Outcome.NOT_EXECUTED, null);
+                }
+                StatefulConnection<String, byte[]> connection;
+                try {
+                    connection = connector.connectReplicaReads();
+                } catch (RuntimeException e) {
+                    throw ExceptionTranslator.translate("connect replica reads to " + config.maskedUrl(), e,
+                            config.connectTimeout());
+                }
+                replicaConnection = connection;
+                replicaReads = new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(connection),
+                        config.requestProfile(), requestExecutor.metrics(), timer.netty(), lifecycle, () -> { }));
+            }
+            return replicaReads;
+        }
     }
 
     /**
@@ -159,9 +213,14 @@ public final class Redkit implements AutoCloseable {
         return meters;
     }
 
-    /** Lettuce's resources (event loops, timer), for feature modules that open their own connections. */
-    public ClientResources resources() {
-        return resources;
+    /** The time source of this client and of every feature built on it ({@link RedkitConfig#clock()}). */
+    public RedkitClock clock() {
+        return config.clock();
+    }
+
+    /** The client's timer, for features' deadlines; it stops when the client closes. */
+    public RedkitTimer timer() {
+        return timer;
     }
 
     /** Whether {@link #close()} has been called. */
@@ -185,9 +244,15 @@ public final class Redkit implements AutoCloseable {
         }
         pool.close();
         pubSub.close();
+        synchronized (replicaLock) {
+            if (replicaConnection != null) {
+                replicaConnection.close();
+            }
+        }
         shared.close();
         connector.shutdown(SHUTDOWN_TIMEOUT);
         resources.shutdown(0, SHUTDOWN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        timer.stop();
         log.info("redkit '{}' closed", config.name());
     }
 

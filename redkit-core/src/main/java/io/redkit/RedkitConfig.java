@@ -47,6 +47,7 @@ public final class RedkitConfig {
     private final Duration maxReconnectDelay;
     private final MeterRegistry meterRegistry;
     private final ObservationRegistry observationRegistry;
+    private final RedkitClock clock;
 
     private RedkitConfig(Builder b) {
         this.name = b.name;
@@ -68,6 +69,7 @@ public final class RedkitConfig {
         this.maxReconnectDelay = b.maxReconnectDelay;
         this.meterRegistry = b.meterRegistry;
         this.observationRegistry = b.observationRegistry;
+        this.clock = b.clock;
     }
 
     /** A new builder with every default set and no endpoint. */
@@ -137,6 +139,8 @@ public final class RedkitConfig {
     public MeterRegistry meterRegistry() { return meterRegistry; }
     /** Where command observations (traces) go, or {@code null} for none. */
     public ObservationRegistry observationRegistry() { return observationRegistry; }
+    /** The time source of this client and its features; {@link RedkitClock#SYSTEM} unless a test sets one. */
+    public RedkitClock clock() { return clock; }
 
     /** The password, for the connection factory only; never log it. */
     public String password() { return password; }
@@ -189,6 +193,7 @@ public final class RedkitConfig {
         private Duration maxReconnectDelay = DEFAULT_MAX_RECONNECT_DELAY;
         private MeterRegistry meterRegistry;
         private ObservationRegistry observationRegistry;
+        private RedkitClock clock = RedkitClock.SYSTEM;
 
         private Builder() {
         }
@@ -213,6 +218,7 @@ public final class RedkitConfig {
             maxReconnectDelay = c.maxReconnectDelay;
             meterRegistry = c.meterRegistry;
             observationRegistry = c.observationRegistry;
+            clock = c.clock;
         }
 
         /** Takes topology, endpoints, TLS, credentials, database and the URL's parameters from {@code url}. */
@@ -292,6 +298,7 @@ public final class RedkitConfig {
         /** How long a connection attempt may take. */
         public Builder connectTimeout(Duration value) {
             CommandProfile.requirePositive("connectTimeout", value);
+            CommandProfile.requireAtMost("connectTimeout", value, CommandProfile.MAX_DURATION);
             this.connectTimeout = value;
             return this;
         }
@@ -323,6 +330,7 @@ public final class RedkitConfig {
         /** How often a Cluster client re-reads the topology without a trigger. */
         public Builder topologyRefreshPeriod(Duration value) {
             CommandProfile.requirePositive("topologyRefreshPeriod", value);
+            CommandProfile.requireAtMost("topologyRefreshPeriod", value, CommandProfile.MAX_DURATION);
             this.topologyRefreshPeriod = value;
             return this;
         }
@@ -330,6 +338,7 @@ public final class RedkitConfig {
         /** The cap on the pause between reconnect attempts. */
         public Builder maxReconnectDelay(Duration value) {
             CommandProfile.requirePositive("maxReconnectDelay", value);
+            CommandProfile.requireAtMost("maxReconnectDelay", value, CommandProfile.MAX_DURATION);
             this.maxReconnectDelay = value;
             return this;
         }
@@ -358,6 +367,15 @@ public final class RedkitConfig {
          */
         public Builder observationRegistry(ObservationRegistry value) {
             this.observationRegistry = value;
+            return this;
+        }
+
+        /**
+         * The time source of every deadline, backoff, lease validity and expiry of this client and the features
+         * built on it; tests pass a clock they move by hand instead of sleeping.
+         */
+        public Builder clock(RedkitClock value) {
+            this.clock = Objects.requireNonNull(value, "clock");
             return this;
         }
 

@@ -14,8 +14,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.redkit.testing.RedisServerExtension;
 
 /**
- * Lettuce re-sends commands still waiting for a reply after it reconnects; redkit must not let that happen to
- * a non-idempotent one, whose first copy may already have run.
+ * A non-idempotent command whose first copy may have run must never be sent again, and only the connection that
+ * dropped may fail the commands waiting on it. With {@code REJECT_COMMANDS}, Lettuce 7.7 completes the commands in
+ * flight on a dropped connection with "Connection disconnected" instead of replaying them after the reconnect
+ * ({@code DefaultEndpoint.notifyDrainQueuedCommands}); these tests pin that on a real server.
  */
 class NoBlindResendIT {
 
@@ -50,6 +52,33 @@ class NoBlindResendIT {
             await().atMost(Duration.ofSeconds(5)).ignoreExceptions()
                     .until(() -> "PONG".equals(redkit.commands().ping()));
             assertThat(redkit.commands().getString(counter)).as("INCR must not be re-sent").contains("0");
+        }
+    }
+
+    @Test
+    void closingOtherConnectionsLeavesAnIncrInFlightOnTheSharedOneAlone() throws Exception {
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url())
+                .dedicatedPool(new DedicatedPoolConfig(2, 1, Duration.ofMillis(300))).build())) {
+            String counter = KeySchema.of("test").key("scope", "counter");
+            redkit.commands().setString(counter, "0", Duration.ofMinutes(1));
+            redkit.pubSub().subscribe("scope-test", (ch, m) -> { });
+            DedicatedConnection first = redkit.dedicated();
+            DedicatedConnection second = redkit.dedicated();
+            first.ops().ping();
+            second.ops().ping();
+
+            redis.server().command("CLIENT", "PAUSE", "5000", "WRITE");
+            CompletableFuture<Long> incr = redkit.commands().withTimeout(Duration.ofSeconds(5))
+                    .executeAsync("INCR", Idempotency.NON_IDEMPOTENT, c -> c.incr(counter));
+            await().atMost(Duration.ofSeconds(2)).until(() ->
+                    String.valueOf(redis.server().command("CLIENT", "LIST")).contains("cmd=incr"));
+            first.close();
+            second.close(); // the idle pool holds one: this one is closed
+            redis.server().command("CLIENT", "KILL", "TYPE", "pubsub"); // the subscriber drops and reconnects
+            redis.server().command("CLIENT", "UNPAUSE");
+
+            assertThat(incr.get(5, TimeUnit.SECONDS)).as("the INCR on the shared connection ran once").isEqualTo(1L);
+            assertThat(redkit.commands().getString(counter)).contains("1");
         }
     }
 }

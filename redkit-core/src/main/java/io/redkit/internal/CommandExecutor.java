@@ -10,6 +10,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.micrometer.core.instrument.Timer;
@@ -26,7 +27,10 @@ import io.redkit.RedkitException;
  * Runs one command under a {@link CommandProfile}: applies the timeout (Lettuce's own command timeout is off, so
  * that a blocking read on a dedicated connection can wait longer than a GET), retries what is safe to retry,
  * translates errors and counts failures. Sync callers wait on the future directly, so the hot path schedules no
- * timer; async callers get one on Lettuce's shared wheel timer.
+ * timer; async callers get one on the client's wheel timer.
+ *
+ * <p>A failure reports the worst outcome of all its attempts: a retry that was rejected unsent (NOT_EXECUTED)
+ * after an attempt that may have run (UNKNOWN) is still UNKNOWN, because the first copy may have run.
  */
 public final class CommandExecutor {
 
@@ -36,26 +40,24 @@ public final class CommandExecutor {
     private final io.netty.util.Timer timer;
     private final Lifecycle lifecycle;
     private final Runnable onTimeout;
-    private final NonIdempotentGuard guard;
     private final long timeoutNanos;
     private final Map<String, Timer> latencies = new ConcurrentHashMap<>();
 
     /** Creates an executor; {@code onTimeout} runs after every timeout (a dedicated connection marks itself bad). */
     public CommandExecutor(Supplier<RedisClusterAsyncCommands<String, byte[]>> commands, CommandProfile profile,
-            RedkitMetrics metrics, io.netty.util.Timer timer, Lifecycle lifecycle, NonIdempotentGuard guard, Runnable onTimeout) {
+            RedkitMetrics metrics, io.netty.util.Timer timer, Lifecycle lifecycle, Runnable onTimeout) {
         this.commands = commands;
         this.profile = profile;
         this.metrics = metrics;
         this.timer = timer;
         this.lifecycle = lifecycle;
         this.onTimeout = onTimeout;
-        this.guard = guard;
         this.timeoutNanos = profile.timeout().toNanos();
     }
 
     /** The same executor under another profile. */
     public CommandExecutor withProfile(CommandProfile other) {
-        return new CommandExecutor(commands, other, metrics, timer, lifecycle, guard, onTimeout);
+        return new CommandExecutor(commands, other, metrics, timer, lifecycle, onTimeout);
     }
 
     /** The profile in force. */
@@ -74,50 +76,85 @@ public final class CommandExecutor {
         lifecycle.enter(command);
         try {
             RedisClusterAsyncCommands<String, byte[]> api = commands.get();
+            RedkitException worst = null;
             for (int attempt = 0; ; attempt++) {
-                RedkitException failure = null;
-                RedisFuture<T> future = null;
-                long sent = System.nanoTime();
+                RedkitException failure;
                 try {
-                    future = dispatch(api, call, idempotency);
-                } catch (RuntimeException e) {
-                    failure = ExceptionTranslator.translate(command, e, profile.timeout());
+                    return await(command, dispatch(command, api, call));
+                } catch (RedkitException e) {
+                    failure = e;
                 }
-                if (future != null) {
-                    try {
-                        T reply = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
-                        latency(command).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
-                        return reply;
-                    } catch (TimeoutException e) {
-                        failure = timedOut(command, future);
-                    } catch (ExecutionException e) {
-                        failure = ExceptionTranslator.translate(command, e.getCause(), profile.timeout());
-                    } catch (InterruptedException e) {
-                        future.toCompletableFuture().completeExceptionally(e);
-                        Thread.currentThread().interrupt();
-                        throw new RedkitException(command + " interrupted while waiting for its reply;"
-                                + " outcome UNKNOWN", Outcome.UNKNOWN, e);
-                    }
-                }
+                worst = worse(worst, failure);
                 if (!shouldRetry(failure, idempotency, attempt)) {
-                    metrics.failure(profile.name(), failure);
-                    throw failure;
+                    metrics.failure(profile.name(), worst);
+                    throw worst;
                 }
                 metrics.retry(profile.name());
-                pause(backoffNanos(attempt), failure);
+                pause(backoffNanos(attempt), worst);
             }
         } finally {
             lifecycle.exit();
         }
     }
 
-    private <T> RedisFuture<T> dispatch(RedisClusterAsyncCommands<String, byte[]> api,
-            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call, Idempotency idempotency) {
-        RedisFuture<T> future = call.apply(api);
-        if (idempotency == Idempotency.NON_IDEMPOTENT) {
-            guard.track(future.toCompletableFuture());
+    private <T> T await(String command, RedisFuture<T> future) {
+        long sent = System.nanoTime();
+        try {
+            T reply = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            latency(command).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
+            return reply;
+        } catch (TimeoutException e) {
+            throw timedOut(command, future);
+        } catch (ExecutionException e) {
+            throw ExceptionTranslator.translate(command, e.getCause(), profile.timeout());
+        } catch (InterruptedException e) {
+            future.toCompletableFuture().completeExceptionally(e);
+            Thread.currentThread().interrupt();
+            throw new RedkitException(command + " interrupted while waiting for its reply; outcome UNKNOWN",
+                    Outcome.UNKNOWN, e);
+        }
+    }
+
+    /**
+     * Issues the command. Whatever {@code call} throws was thrown before anything reached the wire: Lettuce's own
+     * exceptions become NOT_EXECUTED failures, anything else (a bug in the caller's lambda, a bad argument) is
+     * rethrown as it is.
+     */
+    private <T> RedisFuture<T> dispatch(String command, RedisClusterAsyncCommands<String, byte[]> api,
+            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call) {
+        RedisFuture<T> future;
+        try {
+            future = call.apply(api);
+        } catch (RedisException e) {
+            throw new RedisUnavailableException(command + " not sent: " + e.getMessage() + " (not executed)",
+                    Outcome.NOT_EXECUTED, e);
+        }
+        if (future == null) {
+            throw new IllegalStateException("the call for " + command + " returned no future: it must issue"
+                    + " exactly one command and return Lettuce's future for it");
         }
         return future;
+    }
+
+    /** The failure to report after both: the one whose command may have run, else the later one. */
+    private static RedkitException worse(RedkitException before, RedkitException now) {
+        if (before == null) {
+            return now;
+        }
+        if (severity(before.outcome()) > severity(now.outcome())) {
+            before.addSuppressed(now);
+            return before;
+        }
+        now.addSuppressed(before);
+        return now;
+    }
+
+    private static int severity(Outcome outcome) {
+        return switch (outcome) {
+            case NOT_EXECUTED -> 0;
+            case FAILED -> 1;
+            case UNKNOWN -> 2;
+        };
     }
 
     private RedisTimeoutException timedOut(String command, RedisFuture<?> future) {
@@ -158,55 +195,57 @@ public final class CommandExecutor {
             result.completeExceptionally(e);
             return result;
         }
-        attemptAsync(command, idempotency, api, call, 0, result);
+        attemptAsync(new AsyncCall<>(command, idempotency, api, call, result), 0, null);
         return result;
     }
 
-    private <T> void attemptAsync(String command, Idempotency idempotency, RedisClusterAsyncCommands<String, byte[]> api,
-            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call, int attempt,
-            CompletableFuture<T> result) {
+    /** One asynchronous command and its retries. */
+    private record AsyncCall<T>(String command, Idempotency idempotency, RedisClusterAsyncCommands<String, byte[]> api,
+            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call, CompletableFuture<T> result) {
+    }
+
+    private <T> void attemptAsync(AsyncCall<T> c, int attempt, RedkitException worst) {
         RedisFuture<T> future;
         try {
-            future = dispatch(api, call, idempotency);
+            future = dispatch(c.command(), c.api(), c.call());
+        } catch (RedkitException e) {
+            failAsync(c, attempt, worse(worst, e));
+            return;
         } catch (RuntimeException e) {
-            failAsync(command, idempotency, api, call, attempt, result,
-                    ExceptionTranslator.translate(command, e, profile.timeout()));
+            c.result().completeExceptionally(e);
             return;
         }
         CompletableFuture<T> cf = future.toCompletableFuture();
         long sent = System.nanoTime();
         Timeout deadline = timer.newTimeout(t -> cf.completeExceptionally(
-                new RedisTimeoutException(command, profile.timeout(), null)), timeoutNanos, TimeUnit.NANOSECONDS);
+                new RedisTimeoutException(c.command(), profile.timeout(), null)), timeoutNanos, TimeUnit.NANOSECONDS);
         cf.whenComplete((v, e) -> {
             deadline.cancel();
             if (e == null) {
-                latency(command).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
-                result.complete(v);
+                latency(c.command()).record(System.nanoTime() - sent, TimeUnit.NANOSECONDS);
+                c.result().complete(v);
                 return;
             }
-            RedkitException failure = ExceptionTranslator.translate(command, e, profile.timeout());
+            RedkitException failure = ExceptionTranslator.translate(c.command(), e, profile.timeout());
             if (failure instanceof RedisTimeoutException) {
                 onTimeout.run();
             }
-            failAsync(command, idempotency, api, call, attempt, result, failure);
+            failAsync(c, attempt, worse(worst, failure));
         });
     }
 
-    private <T> void failAsync(String command, Idempotency idempotency, RedisClusterAsyncCommands<String, byte[]> api,
-            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call, int attempt,
-            CompletableFuture<T> result, RedkitException failure) {
-        if (!shouldRetry(failure, idempotency, attempt) || lifecycle.isClosed()) {
-            metrics.failure(profile.name(), failure);
-            result.completeExceptionally(failure);
+    private <T> void failAsync(AsyncCall<T> c, int attempt, RedkitException worst) {
+        if (!shouldRetry(worst, c.idempotency(), attempt) || lifecycle.isClosed()) {
+            metrics.failure(profile.name(), worst);
+            c.result().completeExceptionally(worst);
             return;
         }
         metrics.retry(profile.name());
         long pause = backoffNanos(attempt);
         if (pause == 0) {
-            attemptAsync(command, idempotency, api, call, attempt + 1, result);
+            attemptAsync(c, attempt + 1, worst);
         } else {
-            timer.newTimeout(t -> attemptAsync(command, idempotency, api, call, attempt + 1, result), pause,
-                    TimeUnit.NANOSECONDS);
+            timer.newTimeout(t -> attemptAsync(c, attempt + 1, worst), pause, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -215,6 +254,10 @@ public final class CommandExecutor {
         return timer != null ? timer : latencies.computeIfAbsent(command, c -> metrics.latency(profile.name(), c));
     }
 
+    /**
+     * Whether to send again after {@code failure}, the worst failure so far: what was never sent may always go
+     * again; what may have run only when it is idempotent (and, after a timeout, when the profile says so).
+     */
     private boolean shouldRetry(RedkitException failure, Idempotency idempotency, int attempt) {
         if (attempt >= profile.maxRetries() || !(failure instanceof RedisUnavailableException
                 || failure instanceof RedisTimeoutException)) {

@@ -1,15 +1,29 @@
 package io.redkit.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
+import io.lettuce.core.GetExArgs;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
+import io.lettuce.core.Limit;
+import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -19,6 +33,7 @@ import io.redkit.RedisCommandException;
 import io.redkit.RedisOps;
 import io.redkit.RedisScript;
 import io.redkit.ScriptResult;
+import io.redkit.StreamOps;
 
 /**
  * {@link RedisOps} over one {@link CommandExecutor}: each method names its command and says whether it is
@@ -29,10 +44,12 @@ public final class DefaultRedisOps implements RedisOps {
     private static final String NOSCRIPT = "NOSCRIPT";
 
     private final CommandExecutor executor;
+    private final StreamOps streams;
 
     /** Creates the seam over an executor. */
     public DefaultRedisOps(CommandExecutor executor) {
         this.executor = executor;
+        this.streams = new DefaultStreamOps(executor);
     }
 
     @Override
@@ -67,6 +84,13 @@ public final class DefaultRedisOps implements RedisOps {
     public CompletableFuture<Optional<byte[]>> getAsync(String key) {
         requireKey(key);
         return executor.executeAsync("GET", Idempotency.IDEMPOTENT, c -> c.get(key)).thenApply(Optional::ofNullable);
+    }
+
+    @Override
+    public Optional<byte[]> getEx(String key, Duration ttl) {
+        requireKey(key);
+        GetExArgs args = GetExArgs.Builder.px(ttlMillis(ttl));
+        return Optional.ofNullable(executor.execute("GETEX", Idempotency.IDEMPOTENT, c -> c.getex(key, args)));
     }
 
     @Override
@@ -117,6 +141,15 @@ public final class DefaultRedisOps implements RedisOps {
     }
 
     @Override
+    public CompletableFuture<Boolean> setIfAbsentAsync(String key, byte[] value, Duration ttl) {
+        requireKey(key);
+        Objects.requireNonNull(value, "value");
+        SetArgs args = SetArgs.Builder.nx().px(ttlMillis(ttl));
+        return executor.executeAsync("SET NX", Idempotency.NON_IDEMPOTENT, c -> c.set(key, value, args))
+                .thenApply("OK"::equals);
+    }
+
+    @Override
     public long incr(String key) {
         requireKey(key);
         return executor.execute("INCR", Idempotency.NON_IDEMPOTENT, c -> c.incr(key));
@@ -158,6 +191,146 @@ public final class DefaultRedisOps implements RedisOps {
         requireKey(key);
         long ms = executor.execute("PTTL", Idempotency.IDEMPOTENT, c -> c.pttl(key));
         return ms < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(ms));
+    }
+
+    @Override
+    public void scan(String pattern, int pageSize, Consumer<List<String>> onPage) {
+        Objects.requireNonNull(pattern, "pattern");
+        Objects.requireNonNull(onPage, "onPage");
+        if (pageSize < 1) {
+            throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+        }
+        ScanArgs args = ScanArgs.Builder.matches(pattern).limit(pageSize);
+        // On Cluster, Lettuce's cursor walks every master in turn; the same loop serves both topologies.
+        ScanCursor cursor = ScanCursor.INITIAL;
+        do {
+            ScanCursor current = cursor;
+            KeyScanCursor<String> page = executor.execute("SCAN", Idempotency.IDEMPOTENT, c -> c.scan(current, args));
+            if (!page.getKeys().isEmpty()) {
+                onPage.accept(List.copyOf(page.getKeys()));
+            }
+            cursor = page;
+        } while (!cursor.isFinished());
+    }
+
+    @Override
+    public Instant time() {
+        List<byte[]> reply = executor.execute("TIME", Idempotency.IDEMPOTENT, RedisClusterAsyncCommands::time);
+        long seconds = Long.parseLong(utf8(reply.get(0)));
+        long micros = Long.parseLong(utf8(reply.get(1)));
+        return Instant.ofEpochSecond(seconds, micros * 1_000);
+    }
+
+    @Override
+    public long hset(String key, Map<String, byte[]> fields) {
+        requireKey(key);
+        if (Objects.requireNonNull(fields, "fields").isEmpty()) {
+            throw new IllegalArgumentException("at least one field is required");
+        }
+        Map<String, byte[]> copy = new LinkedHashMap<>(fields);
+        return executor.execute("HSET", Idempotency.IDEMPOTENT, c -> c.hset(key, copy));
+    }
+
+    @Override
+    public Optional<byte[]> hget(String key, String field) {
+        requireKey(key);
+        Objects.requireNonNull(field, "field");
+        return Optional.ofNullable(executor.execute("HGET", Idempotency.IDEMPOTENT, c -> c.hget(key, field)));
+    }
+
+    @Override
+    public Map<String, byte[]> hgetAll(String key) {
+        requireKey(key);
+        return executor.execute("HGETALL", Idempotency.IDEMPOTENT, c -> c.hgetall(key));
+    }
+
+    @Override
+    public long hdel(String key, String... fields) {
+        requireKey(key);
+        String[] array = nonEmpty("field", fields);
+        return executor.execute("HDEL", Idempotency.IDEMPOTENT, c -> c.hdel(key, array));
+    }
+
+    @Override
+    public long sadd(String key, String... members) {
+        requireKey(key);
+        byte[][] values = utf8(nonEmpty("member", members));
+        return executor.execute("SADD", Idempotency.IDEMPOTENT, c -> c.sadd(key, values));
+    }
+
+    @Override
+    public long srem(String key, String... members) {
+        requireKey(key);
+        byte[][] values = utf8(nonEmpty("member", members));
+        return executor.execute("SREM", Idempotency.IDEMPOTENT, c -> c.srem(key, values));
+    }
+
+    @Override
+    public Set<String> smembers(String key) {
+        requireKey(key);
+        Set<byte[]> members = executor.execute("SMEMBERS", Idempotency.IDEMPOTENT, c -> c.smembers(key));
+        Set<String> result = new LinkedHashSet<>(members.size());
+        members.forEach(m -> result.add(utf8(m)));
+        return result;
+    }
+
+    @Override
+    public long scard(String key) {
+        requireKey(key);
+        return executor.execute("SCARD", Idempotency.IDEMPOTENT, c -> c.scard(key));
+    }
+
+    @Override
+    public long zadd(String key, double score, String member) {
+        requireKey(key);
+        byte[] value = Objects.requireNonNull(member, "member").getBytes(StandardCharsets.UTF_8);
+        return executor.execute("ZADD", Idempotency.IDEMPOTENT, c -> c.zadd(key, score, value));
+    }
+
+    @Override
+    public long zrem(String key, String... members) {
+        requireKey(key);
+        byte[][] values = utf8(nonEmpty("member", members));
+        return executor.execute("ZREM", Idempotency.IDEMPOTENT, c -> c.zrem(key, values));
+    }
+
+    @Override
+    public List<String> zrangeByScore(String key, double min, double max, int limit) {
+        requireKey(key);
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, was " + limit);
+        }
+        List<byte[]> members = executor.execute("ZRANGEBYSCORE", Idempotency.IDEMPOTENT,
+                c -> c.zrangebyscore(key, Range.create(min, max), Limit.create(0, limit)));
+        List<String> result = new ArrayList<>(members.size());
+        members.forEach(m -> result.add(utf8(m)));
+        return result;
+    }
+
+    @Override
+    public long zremRangeByScore(String key, double min, double max) {
+        requireKey(key);
+        return executor.execute("ZREMRANGEBYSCORE", Idempotency.IDEMPOTENT,
+                c -> c.zremrangebyscore(key, Range.create(min, max)));
+    }
+
+    @Override
+    public long zcard(String key) {
+        requireKey(key);
+        return executor.execute("ZCARD", Idempotency.IDEMPOTENT, c -> c.zcard(key));
+    }
+
+    @Override
+    public OptionalDouble zscore(String key, String member) {
+        requireKey(key);
+        byte[] value = Objects.requireNonNull(member, "member").getBytes(StandardCharsets.UTF_8);
+        Double score = executor.execute("ZSCORE", Idempotency.IDEMPOTENT, c -> c.zscore(key, value));
+        return score == null ? OptionalDouble.empty() : OptionalDouble.of(score);
+    }
+
+    @Override
+    public StreamOps streams() {
+        return streams;
     }
 
     @Override
@@ -206,6 +379,28 @@ public final class DefaultRedisOps implements RedisOps {
         return executor.execute("PING", Idempotency.IDEMPOTENT, RedisClusterAsyncCommands::ping);
     }
 
+    private static String utf8(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[][] utf8(String[] values) {
+        byte[][] bytes = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            bytes[i] = values[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return bytes;
+    }
+
+    private static String[] nonEmpty(String what, String[] values) {
+        if (values == null || values.length == 0) {
+            throw new IllegalArgumentException("at least one " + what + " is required");
+        }
+        for (String v : values) {
+            Objects.requireNonNull(v, what);
+        }
+        return values.clone();
+    }
+
     private static ScriptOutputType outputType(ScriptResult<?> result) {
         return switch (result.kind()) {
             case INTEGER -> ScriptOutputType.INTEGER;
@@ -216,7 +411,7 @@ public final class DefaultRedisOps implements RedisOps {
         };
     }
 
-    private static long ttlMillis(Duration ttl) {
+    static long ttlMillis(Duration ttl) {
         Objects.requireNonNull(ttl, "ttl");
         if (ttl.isNegative() || ttl.isZero()) {
             throw new IllegalArgumentException("ttl must be positive, was " + ttl);
@@ -224,7 +419,7 @@ public final class DefaultRedisOps implements RedisOps {
         return Math.max(1, ttl.toMillis());
     }
 
-    private static void requireKey(String key) {
+    static void requireKey(String key) {
         if (key == null || key.isEmpty()) {
             throw new IllegalArgumentException("key must not be null or empty");
         }

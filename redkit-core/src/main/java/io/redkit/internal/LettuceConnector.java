@@ -29,6 +29,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.masterreplica.MasterReplica;
+import io.lettuce.core.masterreplica.StatefulRedisMasterReplicaConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
@@ -50,13 +52,16 @@ public final class LettuceConnector {
 
     private final RedkitConfig config;
     private final AbstractRedisClient client;
+    private final RedisURI standaloneUri;
     private final Set<StatefulRedisClusterConnection<String, byte[]>> clusterConnections =
             ConcurrentHashMap.newKeySet();
     private final Disposable topologyEvents;
 
-    private LettuceConnector(RedkitConfig config, AbstractRedisClient client, ClientResources resources) {
+    private LettuceConnector(RedkitConfig config, AbstractRedisClient client, RedisURI standaloneUri,
+            ClientResources resources) {
         this.config = config;
         this.client = client;
+        this.standaloneUri = standaloneUri;
         this.topologyEvents = client instanceof RedisClusterClient
                 ? resources.eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance)
                         // The event is published as the new view is applied; give the connections a moment.
@@ -80,7 +85,7 @@ public final class LettuceConnector {
                             .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(5))
                             .build())
                     .build());
-            return new LettuceConnector(config, cluster, resources);
+            return new LettuceConnector(config, cluster, null, resources);
         }
         RedisURI.Builder builder;
         List<RedisEndpoint> endpoints = config.endpoints();
@@ -94,9 +99,10 @@ public final class LettuceConnector {
             builder = RedisURI.Builder.redis(endpoints.get(0).host(), endpoints.get(0).port());
         }
         builder.withDatabase(config.database());
-        RedisClient standalone = RedisClient.create(resources, uri(config, builder));
+        RedisURI uri = uri(config, builder);
+        RedisClient standalone = RedisClient.create(resources, uri);
         standalone.setOptions(clientOptions(config).build());
-        return new LettuceConnector(config, standalone, resources);
+        return new LettuceConnector(config, standalone, uri, resources);
     }
 
     /** Runs {@code action} on the event loop whenever any connection of this client drops. */
@@ -120,6 +126,29 @@ public final class LettuceConnector {
             return connection;
         }
         return ((RedisClient) client).connect(CODEC);
+    }
+
+    /**
+     * Opens a connection whose reads go to replicas when one is up: on Cluster a cluster connection reading from
+     * replicas, under Sentinel a master/replica connection that follows the Sentinels' view; on a standalone
+     * server, an ordinary connection (there are no known replicas).
+     */
+    public StatefulConnection<String, byte[]> connectReplicaReads() {
+        if (client instanceof RedisClusterClient cluster) {
+            StatefulRedisClusterConnection<String, byte[]> connection = cluster.connect(CODEC);
+            connection.setReadFrom(io.lettuce.core.ReadFrom.REPLICA_PREFERRED);
+            clusterConnections.removeIf(c -> !c.isOpen());
+            clusterConnections.add(connection);
+            awaitWarm(connection);
+            return connection;
+        }
+        if (config.topology() == Topology.SENTINEL) {
+            StatefulRedisMasterReplicaConnection<String, byte[]> connection =
+                    MasterReplica.connect((RedisClient) client, CODEC, standaloneUri);
+            connection.setReadFrom(io.lettuce.core.ReadFrom.REPLICA_PREFERRED);
+            return connection;
+        }
+        return connect();
     }
 
     /**
