@@ -15,7 +15,7 @@ public final class Fencing {
         NONE,
         /** {@code INCR} of {@code <lock key>:fence} atomically with {@code SET NX PX}. */
         REDIS_COUNTER,
-        /** A {@link FencingTokenSource} asked before the {@code SET NX PX}. */
+        /** A {@link FencingTokenSource} asked after the {@code SET NX PX}, confirmed by an owner check. */
         EXTERNAL
     }
 
@@ -41,8 +41,9 @@ public final class Fencing {
     }
 
     /**
-     * Tokens from {@code source}. The token is taken before the {@code SET NX PX}: a holder that stalls between
-     * the two can only end up with a token lower than its successor's, which the resource refuses, never higher.
+     * Tokens from {@code source}, drawn after the {@code SET NX PX} and kept only if an owner check then finds the
+     * lock still ours. So tokens follow acquisition order: a later holder acquired after that check, and drew
+     * after it; a holder that stalled between its SET and its draw past its TTL fails the check and gets nothing.
      */
     public static Fencing external(FencingTokenSource source) {
         return new Fencing(Mode.EXTERNAL, Objects.requireNonNull(source, "fencing token source"));

@@ -38,25 +38,31 @@ public interface Lease extends AutoCloseable {
     /** How long the lease is still valid by the local monotonic clock; zero once lost or expired. */
     Duration remaining();
 
-    /** Whether the lease is still held: not lost, not released, and within its local validity. */
+    /**
+     * Whether the lease is still held: not lost, not released, and within its local validity. Changes at the
+     * instant the loss is known, on every thread; authoritative where {@link #lost()} may lag.
+     */
     boolean isValid();
 
     /**
-     * Returns normally while the lease is valid.
+     * Returns normally while the lease is valid. Once {@link #isValid()} has been false, it never returns again.
      *
-     * @throws LockLostException when it is not (and signals the loss if nobody had yet)
+     * @throws LockLostException when it is not held: lost (and the loss is signalled if nobody had yet), or, with
+     *     {@link LossReason#RELEASED}, released by this holder
      */
     void ensureHeld();
 
     /**
-     * Runs {@code callback} once when the lease is lost (on the watchdog's thread: keep it short); at once if it
-     * is lost already. Not called after a successful release.
+     * Runs {@code callback} once when the lease is lost, on the locks' callback executor (never on the watchdog's
+     * thread, so a slow callback delays no extension); soon if it is lost already. Not called after a successful
+     * release.
      */
     Lease onLost(Consumer<LockLostException> callback);
 
     /**
-     * A signal that completes with the loss when the lease is lost, and is cancelled when the lease is released
-     * first: poll {@code isDone()}, or wait on it.
+     * A signal that completes with the loss when the lease is lost (on the callback executor, a moment after
+     * {@link #isValid()} turned false), and is cancelled when the lease is released first: poll {@code isDone()},
+     * or wait on it. Dependents of a loss run on the callback executor.
      */
     CompletableFuture<LockLostException> lost();
 
@@ -64,7 +70,9 @@ public interface Lease extends AutoCloseable {
      * Stops the watchdog and deletes the key if it still holds our token. Idempotent: a second call returns the
      * first call's result.
      *
-     * @throws io.redkit.RedkitException when Redis cannot be asked (the key then expires by its TTL)
+     * @throws io.redkit.RedkitException when Redis could not be asked or did not answer in time; the lease is then
+     *     lost ({@link LossReason#RELEASE_FAILED}: nothing vouches for it any more, its key expires by its TTL), and
+     *     release may be called again
      */
     ReleaseResult release();
 

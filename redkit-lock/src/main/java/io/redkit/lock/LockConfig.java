@@ -2,8 +2,10 @@ package io.redkit.lock;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
-import io.redkit.lock.internal.Checks;
+import io.redkit.ReadFrom;
+import io.redkit.Validate;
 
 /**
  * How the locks of one {@link Locks} behave. Immutable; built by {@link #builder()}, which validates each value as
@@ -15,8 +17,20 @@ public final class LockConfig {
     public static final String DEFAULT_NAMESPACE = "lock";
     /** Lease time to live; the watchdog extends it every third of it while the lease is held. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(30);
-    /** The shortest TTL accepted: below it one round trip and a scheduler tick eat the whole lease. */
-    public static final Duration MIN_TTL = Duration.ofMillis(10);
+    /**
+     * The shortest TTL accepted: a lease's validity timer fires on a 10 ms timer and signals loss a tick early, so
+     * a shorter lease would be lost almost as soon as it is taken. Only without the watchdog.
+     */
+    public static final Duration MIN_TTL = Duration.ofMillis(100);
+    /**
+     * The shortest TTL the watchdog can keep. It extends every third of the TTL on a timer that fires up to 10 ms
+     * late and signals loss a tick before the validity ends: at 300 ms an extension has about 190 ms to come back
+     * through a busy moment (a 10 ms lease was lost at its first tick; at 100 ms, one scheduling stall of a loaded
+     * 2-core machine lost it).
+     */
+    public static final Duration MIN_WATCHDOG_TTL = Duration.ofMillis(300);
+    /** The longest TTL, wait or retention accepted; longer is a mistake and could overflow a nanosecond deadline. */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
     /** The longest wait {@code tryAcquire(wait)} accepts; a longer one is a bug, not patience. */
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(5);
     /** First pause between attempts while waiting (jittered, doubled up to the maximum). */
@@ -37,7 +51,7 @@ public final class LockConfig {
     private final boolean wakeOnRelease;
     private final Fencing fencing;
     private final Duration fenceRetention;
-    private final MonotonicClock clock;
+    private final Executor callbackExecutor;
     private final boolean tagLockNames;
 
     private LockConfig(Builder b) {
@@ -52,7 +66,7 @@ public final class LockConfig {
         this.wakeOnRelease = b.wakeOnRelease;
         this.fencing = b.fencing;
         this.fenceRetention = b.fenceRetention;
-        this.clock = b.clock;
+        this.callbackExecutor = b.callbackExecutor;
         this.tagLockNames = b.tagLockNames;
     }
 
@@ -79,7 +93,7 @@ public final class LockConfig {
         b.wakeOnRelease = wakeOnRelease;
         b.fencing = fencing;
         b.fenceRetention = fenceRetention;
-        b.clock = clock;
+        b.callbackExecutor = callbackExecutor;
         b.tagLockNames = tagLockNames;
         return b;
     }
@@ -119,8 +133,12 @@ public final class LockConfig {
     /** How long an idle fence counter is kept; default {@link #DEFAULT_FENCE_RETENTION}. */
     public Duration fenceRetention() { return fenceRetention; }
 
-    /** The monotonic clock of lease validity; default {@link MonotonicClock#SYSTEM}. */
-    public MonotonicClock clock() { return clock; }
+    /**
+     * Where {@code onLost} callbacks and {@code lost()} completions run; null (the default) for a small pool of
+     * daemon threads of the {@link Locks}' own. Never the watchdog's thread: a slow callback must not delay
+     * another lease's extension.
+     */
+    public Executor callbackExecutor() { return callbackExecutor; }
 
     /** Whether meters carry a {@code lock} tag with the lock's name; default false (names may be unbounded). */
     public boolean tagLockNames() { return tagLockNames; }
@@ -144,7 +162,7 @@ public final class LockConfig {
         private boolean wakeOnRelease = true;
         private Fencing fencing = Fencing.redisCounter();
         private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
-        private MonotonicClock clock = MonotonicClock.SYSTEM;
+        private Executor callbackExecutor;
         private boolean tagLockNames;
 
         private Builder() {
@@ -152,13 +170,19 @@ public final class LockConfig {
 
         /** Key namespace: 1-64 of {@code [A-Za-z0-9_.-]}. */
         public Builder namespace(String value) {
-            this.namespace = Checks.namespace(value);
+            this.namespace = Validate.name("namespace", value, 64);
             return this;
         }
 
-        /** Lease time to live, at least {@link #MIN_TTL}, in whole milliseconds. */
+        /**
+         * Lease time to live, {@link #MIN_TTL} to {@link #MAX_DURATION}; with the watchdog at least
+         * {@link #MIN_WATCHDOG_TTL} (checked in {@link #build()}).
+         */
         public Builder ttl(Duration value) {
-            this.ttl = Checks.atLeast("ttl", value, MIN_TTL);
+            if (value != null && (value.isZero() || value.isNegative())) {
+                throw new IllegalArgumentException("ttl must be positive, was " + value);
+            }
+            this.ttl = Validate.within("ttl", value, MIN_TTL, MAX_DURATION);
             return this;
         }
 
@@ -170,20 +194,20 @@ public final class LockConfig {
 
         /** Clock drift allowance; zero or more, and less than a third of the TTL (checked in {@link #build()}). */
         public Builder clockDrift(Duration value) {
-            this.clockDrift = Checks.nonNegative("clockDrift", value);
+            this.clockDrift = Validate.nonNegative("clockDrift", value, MAX_DURATION);
             return this;
         }
 
         /** The longest wait accepted; zero or more. */
         public Builder maxWait(Duration value) {
-            this.maxWait = Checks.nonNegative("maxWait", value);
+            this.maxWait = Validate.nonNegative("maxWait", value, MAX_DURATION);
             return this;
         }
 
         /** Backoff bounds between attempts while waiting: {@code 1 ms ≤ min ≤ max}. */
         public Builder backoff(Duration min, Duration max) {
-            Checks.atLeast("backoff min", min, Duration.ofMillis(1));
-            Objects.requireNonNull(max, "backoff max");
+            Validate.within("backoff min", min, Duration.ofMillis(1), MAX_DURATION);
+            Validate.nonNegative("backoff max", max, MAX_DURATION);
             if (max.compareTo(min) < 0) {
                 throw new IllegalArgumentException("backoff max (" + max + ") must not be below min (" + min + ")");
             }
@@ -206,13 +230,27 @@ public final class LockConfig {
 
         /** How long an idle fence counter is kept; at least one hour (checked against the TTL in build()). */
         public Builder fenceRetention(Duration value) {
-            this.fenceRetention = Checks.atLeast("fenceRetention", value, Duration.ofHours(1));
+            this.fenceRetention = Validate.within("fenceRetention", value, Duration.ofHours(1), MAX_DURATION);
             return this;
         }
 
-        /** The monotonic clock of lease validity. */
-        public Builder clock(MonotonicClock value) {
-            this.clock = Objects.requireNonNull(value, "clock");
+        /** Where {@code onLost} callbacks and {@code lost()} completions run (see {@link LockConfig#callbackExecutor()}). */
+        public Builder callbackExecutor(Executor value) {
+            this.callbackExecutor = Objects.requireNonNull(value, "callbackExecutor");
+            return this;
+        }
+
+        /**
+         * Locks read and write the master only; anything else is refused here. A replica lags its master, so it
+         * could report a lock free that was just taken, or ours after it expired.
+         *
+         * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
+         */
+        public Builder readFrom(ReadFrom value) {
+            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
+                throw new IllegalArgumentException("readFrom " + value + " refused: locks read and write the master"
+                        + " only; a replica may report a lock free that was just taken");
+            }
             return this;
         }
 
@@ -224,6 +262,10 @@ public final class LockConfig {
 
         /** Checks the values against each other and builds the configuration. */
         public LockConfig build() {
+            if (watchdog && ttl.compareTo(MIN_WATCHDOG_TTL) < 0) {
+                throw new IllegalArgumentException("ttl (" + ttl + ") is too short for the watchdog to keep: at least "
+                        + MIN_WATCHDOG_TTL.toMillis() + " ms, or watchdog(false) for a lease that only expires");
+            }
             Duration drift = clockDrift != null ? clockDrift : defaultDrift(ttl);
             if (drift.compareTo(ttl.dividedBy(3)) >= 0) {
                 throw new IllegalArgumentException("clockDrift (" + drift + ") must be less than a third of the ttl ("

@@ -5,7 +5,9 @@ import io.redkit.RedkitException;
 
 /**
  * The lease is no longer held. Work done under it may have overlapped with another holder's, so its outcome is
- * {@link Outcome#UNKNOWN}: check it against the resource (a fenced write refuses what came too late).
+ * {@link Outcome#UNKNOWN}: check it against the resource (a fenced write refuses what came too late). The one
+ * exception is {@link LossReason#RELEASED}: {@code ensureHeld()} after the holder's own release, where nothing
+ * overlapped and nothing was done ({@link Outcome#NOT_EXECUTED}).
  */
 public final class LockLostException extends RedkitException {
 
@@ -16,10 +18,19 @@ public final class LockLostException extends RedkitException {
 
     /** Creates the exception for the named lock and why it was lost. */
     public LockLostException(String lockName, LossReason reason, Throwable cause) {
-        super("lock '" + lockName + "' was lost (" + reason + "); work under it may have overlapped with another"
-                + " holder: outcome UNKNOWN", Outcome.UNKNOWN, cause);
+        super(message(lockName, reason), reason == LossReason.RELEASED ? Outcome.NOT_EXECUTED : Outcome.UNKNOWN,
+                cause);
         this.lockName = lockName;
         this.reason = reason;
+    }
+
+    private static String message(String lockName, LossReason reason) {
+        if (reason == LossReason.RELEASED) {
+            return "lock '" + lockName + "' was released by this holder and is not held any more; acquire it again"
+                    + " before working under it";
+        }
+        return "lock '" + lockName + "' was lost (" + reason + "); work under it may have overlapped with another"
+                + " holder: outcome UNKNOWN";
     }
 
     /** The lock's name. */

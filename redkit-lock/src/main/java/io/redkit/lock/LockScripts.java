@@ -20,8 +20,16 @@ public final class LockScripts {
     public static final RedisScript<List<Object>> FENCED_ACQUIRE = RedisScript.fromResource(LockScripts.class,
             "fenced-acquire.lua", ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
 
-    /** Compare-and-delete; 1 released, 0 not ours (LOST). Publishes a wake-up when someone waits. */
+    /**
+     * Compare-and-delete; 1 released, 0 not ours (LOST). Publishes a wake-up when someone waits. Declared
+     * non-idempotent although running it twice changes nothing: a retry after a first run that may have
+     * deleted the key answers 0, and a release that ran would be reported LOST.
+     */
     public static final RedisScript<Long> RELEASE = RedisScript.fromResource(LockScripts.class, "release.lua",
+            ScriptResult.INTEGER, Idempotency.NON_IDEMPOTENT);
+
+    /** Compare only: 1 when the key still holds our token; confirms an acquisition after an external token. */
+    public static final RedisScript<Long> CONFIRM = RedisScript.fromResource(LockScripts.class, "confirm.lua",
             ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
 
     /** Compare-and-PEXPIRE; 1 extended, 0 not ours (refused). */

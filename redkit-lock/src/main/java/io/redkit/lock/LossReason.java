@@ -9,5 +9,12 @@ public enum LossReason {
     /** The local validity (acquired-at + ttl − drift, on the monotonic clock) ran out before an extension. */
     VALIDITY_EXPIRED,
     /** The release found the key no longer ours. */
-    RELEASE_FOUND_LOST
+    RELEASE_FOUND_LOST,
+    /**
+     * The release failed (timed out: it may or may not have run; or could not be sent). The watchdog had already
+     * stopped, so nothing vouches for the lease any more; the key expires by its TTL if it is still there.
+     */
+    RELEASE_FAILED,
+    /** Not a loss: the holder released the lease itself; {@code ensureHeld()} afterwards says so. */
+    RELEASED
 }

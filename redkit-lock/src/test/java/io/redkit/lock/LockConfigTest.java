@@ -31,10 +31,42 @@ class LockConfigTest {
                 .hasMessageContaining("ttl").hasMessageContaining("PT0S");
         assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofMillis(-5)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ttl");
-        assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofMillis(9)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 10 ms");
+        assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 100 ms");
+        assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofMillis(99)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 100 ms");
+        assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofMillis(299)).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("too short for the watchdog")
+                .hasMessageContaining("300 ms");
+        assertThat(LockConfig.builder().ttl(Duration.ofMillis(100)).watchdog(false).build().ttl())
+                .isEqualTo(Duration.ofMillis(100));
         assertThatThrownBy(() -> LockConfig.builder().ttl(null)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("ttl");
+    }
+
+    @Test
+    void durationsTooLargeForNanosecondsAreRefusedByName() {
+        Duration forever = Duration.ofSeconds(Long.MAX_VALUE);
+        assertThatThrownBy(() -> LockConfig.builder().ttl(forever)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ttl").hasMessageContaining("at most");
+        assertThatThrownBy(() -> LockConfig.builder().maxWait(forever)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxWait");
+        assertThatThrownBy(() -> LockConfig.builder().clockDrift(forever))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clockDrift");
+        assertThatThrownBy(() -> LockConfig.builder().backoff(Duration.ofMillis(1), forever))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("backoff max");
+        assertThatThrownBy(() -> LockConfig.builder().fenceRetention(forever))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fenceRetention");
+        assertThatThrownBy(() -> RedlockConfig.builder().ttl(forever)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("ttl");
+    }
+
+    @Test
+    void locksRefuseReplicaReads() {
+        assertThatThrownBy(() -> LockConfig.builder().readFrom(io.redkit.ReadFrom.REPLICA_PREFERRED))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("master");
+        assertThat(LockConfig.builder().readFrom(io.redkit.ReadFrom.MASTER).build().ttl())
+                .isEqualTo(LockConfig.DEFAULT_TTL);
     }
 
     @Test

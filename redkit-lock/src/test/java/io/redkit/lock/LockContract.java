@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.lettuce.core.ScriptOutputType;
 import io.redkit.Idempotency;
 import io.redkit.Redkit;
+import io.redkit.RedkitClock;
 import io.redkit.RedkitConfig;
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
@@ -410,8 +411,19 @@ abstract class LockContract {
     @Test
     void validityComesFromTheInjectedMonotonicClock() {
         AtomicLong now = new AtomicLong(1_000_000_000L);
-        Lock lock = locks(client(), b -> b.ttl(Duration.ofSeconds(10)).watchdog(false)
-                .clockDrift(Duration.ofMillis(100)).clock(now::get)).lock(unique("clock"));
+        RedkitClock clock = new RedkitClock() {
+            @Override
+            public long nanoTime() {
+                return now.get();
+            }
+
+            @Override
+            public long wallMillis() {
+                return System.currentTimeMillis();
+            }
+        };
+        Lock lock = locks(client(c -> c.clock(clock)), b -> b.ttl(Duration.ofSeconds(10)).watchdog(false)
+                .clockDrift(Duration.ofMillis(100))).lock(unique("clock"));
         Lease lease = lock.tryAcquire().orElseThrow();
         assertThat(lease.remaining()).isEqualTo(Duration.ofMillis(9_900));
 

@@ -13,69 +13,85 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.netty.util.Timeout;
-
-import io.redkit.RedisOps;
+import io.redkit.RedkitException;
+import io.redkit.RedkitTimer;
 import io.redkit.lock.Lease;
-import io.redkit.lock.LockConfig;
 import io.redkit.lock.LockLostException;
 import io.redkit.lock.LockScripts;
 import io.redkit.lock.LossReason;
 import io.redkit.lock.ReleaseResult;
 
 /**
- * A held lease and its watchdog. Two timers run on the locks' {@link WatchdogTimer}: the extension every ttl/3
+ * A held lease and its watchdog. Two timers run on the locks' {@link Watchdog}: the extension every ttl/3
  * (owner-checked, asynchronous, on the background profile) and the validity timer at acquired-at + ttl − drift;
  * whichever finds trouble first signals the loss, once. The validity timer signals up to one timer tick early,
  * never late.
+ *
+ * <p>The whole visible state is one atomic reference: held (with its validity deadline), lost (with the loss
+ * already built) or released. Every check reads it once, so no thread can see a lease that is half lost: once the
+ * flip happened, {@link #isValid()} is false and {@link #ensureHeld()} throws, on every thread. Loss callbacks and
+ * the completion of {@link #lost()} run afterwards on the callback executor, never on the watchdog's thread or
+ * inside the caller that noticed the loss.
  */
 final class DefaultLease implements Lease {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultLease.class);
 
-    private enum State { HELD, LOST, RELEASED }
+    private sealed interface State permits Held, Lost, Released {
+    }
 
-    private final DefaultLocks locks;
-    private final LockConfig config;
+    /** Held until {@code validUntil} on the monotonic clock (pushed forward by each extension). */
+    private record Held(long validUntil) implements State {
+    }
+
+    /** Lost; the exception every check throws. */
+    private record Lost(LockLostException loss) implements State {
+    }
+
+    /** Released by its holder. */
+    private record Released() implements State {
+    }
+
+    private static final Released RELEASED = new Released();
+
+    private final LockRuntime runtime;
     private final LockMetrics.Meters meters;
     private final String name;
     private final String key;
-    private final String waitingKey;
+    private final List<String> releaseKeys;
     private final String owner;
     private final boolean fenced;
     private final long token;
     private final long acquiredAt;
     private final long ttlNanos;
     private final long validityNanos;
-    private final AtomicReference<State> state = new AtomicReference<>(State.HELD);
+    private final AtomicReference<State> state;
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
-    private volatile long validUntil;
-    private volatile Timeout extension;
-    private volatile Timeout expiry;
+    private volatile RedkitTimer.Scheduled extension;
+    private volatile RedkitTimer.Scheduled expiry;
     private ReleaseResult releaseResult;
 
-    DefaultLease(DefaultLocks locks, LockMetrics.Meters meters, String name, String key, String waitingKey,
+    DefaultLease(LockRuntime runtime, LockMetrics.Meters meters, String name, String key, String waitingKey,
             String owner, boolean fenced, long token, long acquiredAt) {
-        this.locks = locks;
-        this.config = locks.config();
+        this.runtime = runtime;
         this.meters = meters;
         this.name = name;
         this.key = key;
-        this.waitingKey = waitingKey;
+        this.releaseKeys = List.of(key, waitingKey);
         this.owner = owner;
         this.fenced = fenced;
         this.token = token;
         this.acquiredAt = acquiredAt;
-        this.ttlNanos = config.ttl().toNanos();
-        this.validityNanos = ttlNanos - config.clockDrift().toNanos();
-        this.validUntil = acquiredAt + validityNanos;
+        this.ttlNanos = runtime.config().ttl().toNanos();
+        this.validityNanos = ttlNanos - runtime.config().clockDrift().toNanos();
+        this.state = new AtomicReference<>(new Held(acquiredAt + validityNanos));
     }
 
     void start() {
         // One timer per lease at a time: with the watchdog, the validity timer runs only while an extension is
         // in flight (the extension fires at ttl/3, long before validity ends). A short hold then costs one
-        // schedule and one cancel on the shared scheduler instead of two each (bench lock).
-        if (config.watchdog()) {
+        // schedule and one cancel on the shared timer instead of two each (bench lock).
+        if (runtime.config().watchdog()) {
             scheduleExtension(ttlNanos / 3);
         } else {
             scheduleExpiry();
@@ -112,41 +128,39 @@ final class DefaultLease implements Lease {
 
     @Override
     public Duration remaining() {
-        if (state.get() != State.HELD) {
-            return Duration.ZERO;
-        }
-        return Duration.ofNanos(Math.max(0, validUntil - config.clock().nanoTime()));
+        return state.get() instanceof Held h ? Duration.ofNanos(Math.max(0, h.validUntil() - now())) : Duration.ZERO;
     }
 
     @Override
     public boolean isValid() {
-        return state.get() == State.HELD && validUntil - config.clock().nanoTime() > 0;
+        return state.get() instanceof Held h && h.validUntil() - now() > 0;
     }
 
     @Override
     public void ensureHeld() {
         State s = state.get();
-        if (s == State.RELEASED) {
-            throw new IllegalStateException("lease of lock '" + name + "' was released");
-        }
-        if (s == State.HELD && validUntil - config.clock().nanoTime() <= 0) {
+        if (s instanceof Held h) {
+            if (h.validUntil() - now() > 0) {
+                return;
+            }
             markLost(LossReason.VALIDITY_EXPIRED, null);
+            s = state.get();
         }
-        LockLostException e = lost.getNow(null);
-        if (e != null) {
-            throw e;
+        if (s instanceof Lost l) {
+            throw l.loss();
         }
+        throw new LockLostException(name, LossReason.RELEASED, null);
     }
 
     @Override
     public Lease onLost(Consumer<LockLostException> callback) {
-        lost.thenAccept(e -> {
+        lost.thenAcceptAsync(e -> {
             try {
                 callback.accept(e);
             } catch (RuntimeException failure) {
                 log.warn("onLost callback of lock '{}' failed", name, failure);
             }
-        });
+        }, runtime.callbacks());
         return this;
     }
 
@@ -161,18 +175,27 @@ final class DefaultLease implements Lease {
             return releaseResult;
         }
         cancelTimers();
-        long now = config.clock().nanoTime();
-        boolean late = validUntil - now <= 0 || state.get() == State.LOST;
-        long released = locks.redkit().commands().eval(LockScripts.RELEASE, List.of(key, waitingKey), bytes(owner),
-                bytes(locks.signals().channel()));
+        long now = now();
+        State before = state.get();
+        boolean late = !(before instanceof Held h) || h.validUntil() - now <= 0;
+        long released;
+        try {
+            released = runtime.commands().eval(LockScripts.RELEASE, releaseKeys, bytes(owner),
+                    bytes(runtime.releaseChannel()));
+        } catch (RedkitException e) {
+            // The watchdog is stopped and the outcome is unknown or nothing was sent: nothing vouches for the
+            // lease any more. The key, if still there, expires by its TTL; release() may be called again.
+            markLost(LossReason.RELEASE_FAILED, e);
+            throw e;
+        }
         meters.held(Duration.ofNanos(now - acquiredAt));
         if (late) {
             meters.releasedLate();
         }
         if (released == 1) {
             releaseResult = ReleaseResult.RELEASED;
-            if (state.compareAndSet(State.HELD, State.RELEASED)) {
-                lost.completeExceptionally(new Released(name));
+            if (flip(RELEASED)) {
+                lost.completeExceptionally(new ReleasedSignal());
             }
         } else {
             releaseResult = ReleaseResult.LOST;
@@ -184,50 +207,73 @@ final class DefaultLease implements Lease {
     @Override
     public void close() {
         if (release() == ReleaseResult.LOST) {
-            throw lost.getNow(new LockLostException(name, LossReason.RELEASE_FOUND_LOST, null));
+            throw state.get() instanceof Lost l ? l.loss()
+                    : new LockLostException(name, LossReason.RELEASE_FOUND_LOST, null);
         }
     }
 
+    /** The loss, if the lease is lost now; for {@code runLocked}, which must not wait for {@link #lost()}. */
+    LockLostException lossOrNull() {
+        return state.get() instanceof Lost l ? l.loss() : null;
+    }
+
+    /** Replaces a held state with {@code next}; false when the lease was no longer held. */
+    private boolean flip(State next) {
+        while (true) {
+            State s = state.get();
+            if (!(s instanceof Held)) {
+                return false;
+            }
+            if (state.compareAndSet(s, next)) {
+                return true;
+            }
+        }
+    }
+
+    /*
+     * The loss is built first and published in one step, so a reader sees either a held lease or a lost one
+     * with its exception. What follows (timers, meters, log, callbacks) can only be late, never half visible.
+     */
     private void markLost(LossReason reason, Throwable cause) {
-        if (!state.compareAndSet(State.HELD, State.LOST)) {
+        LockLostException loss = new LockLostException(name, reason, cause);
+        if (!flip(new Lost(loss))) {
             return;
         }
         cancelTimers();
         meters.lost(reason);
-        LockLostException e = new LockLostException(name, reason, cause);
         log.debug("lease of '{}' lost: {}", name, reason);
-        lost.complete(e);
+        runtime.callbacks().execute(() -> lost.complete(loss));
     }
 
     private void cancelTimers() {
-        Timeout x = extension;
+        RedkitTimer.Scheduled x = extension;
         if (x != null) {
             x.cancel();
         }
-        Timeout y = expiry;
+        RedkitTimer.Scheduled y = expiry;
         if (y != null) {
             y.cancel();
         }
     }
 
     private void scheduleExpiry() {
-        if (state.get() != State.HELD) {
+        if (!(state.get() instanceof Held h)) {
             return;
         }
         // A tick early: the timer fires up to a tick late, and a late loss signal is a broken promise.
-        long delay = validUntil - config.clock().nanoTime() - WatchdogTimer.TICK_NANOS;
+        long delay = h.validUntil() - now() - runtime.watchdog().tickNanos();
         try {
-            expiry = locks.watchdog().schedule(this::checkExpiry, delay);
+            expiry = runtime.watchdog().schedule(this::checkExpiry, delay);
         } catch (RejectedExecutionException e) {
             markLost(LossReason.VALIDITY_EXPIRED, e);
         }
     }
 
     private void checkExpiry() {
-        if (state.get() != State.HELD) {
+        if (!(state.get() instanceof Held h)) {
             return;
         }
-        if (validUntil - config.clock().nanoTime() <= WatchdogTimer.TICK_NANOS) {
+        if (h.validUntil() - now() <= runtime.watchdog().tickNanos()) {
             markLost(LossReason.VALIDITY_EXPIRED, null);
         } else {
             scheduleExpiry(); // extended meanwhile (or a test clock): look again when the new validity ends
@@ -235,29 +281,25 @@ final class DefaultLease implements Lease {
     }
 
     private void scheduleExtension(long delayNanos) {
-        if (state.get() != State.HELD) {
+        if (!(state.get() instanceof Held)) {
             return;
         }
         try {
-            extension = locks.watchdog().schedule(this::extend, delayNanos);
+            extension = runtime.watchdog().schedule(this::extend, delayNanos);
         } catch (RejectedExecutionException e) {
             markLost(LossReason.EXTENSION_FAILED, e);
         }
     }
 
     private void extend() {
-        if (state.get() != State.HELD) {
+        if (!(state.get() instanceof Held)) {
             return;
         }
-        long sentAt = config.clock().nanoTime();
-        RedisOps background = locks.redkit().background();
-        Duration timeout = background.profile().timeout();
-        Duration third = Duration.ofNanos(Math.max(ttlNanos / 3, 1_000_000));
-        RedisOps ops = background.withTimeout(timeout.compareTo(third) < 0 ? timeout : third);
+        long sentAt = now();
         CompletableFuture<Long> reply;
         try {
-            reply = ops.evalAsync(LockScripts.EXTEND, List.of(key), bytes(owner),
-                    bytes(Long.toString(config.ttl().toMillis())));
+            reply = runtime.background().evalAsync(LockScripts.EXTEND, List.of(key), bytes(owner),
+                    bytes(Long.toString(runtime.config().ttl().toMillis())));
         } catch (RuntimeException e) {
             markLost(LossReason.EXTENSION_FAILED, e);
             return;
@@ -265,7 +307,7 @@ final class DefaultLease implements Lease {
         // Runs on the watchdog's one thread, so the reply's callback below cannot run before this is set.
         scheduleExpiry();
         reply.whenCompleteAsync((extended, failure) -> {
-            Timeout pendingExpiry = expiry;
+            RedkitTimer.Scheduled pendingExpiry = expiry;
             if (pendingExpiry != null) {
                 pendingExpiry.cancel();
             }
@@ -273,14 +315,17 @@ final class DefaultLease implements Lease {
                 markLost(LossReason.EXTENSION_FAILED, unwrap(failure));
             } else if (extended == 1) {
                 // Validity runs from when the extension was sent: the server may have applied it at once.
-                if (state.get() == State.HELD) {
-                    validUntil = sentAt + validityNanos;
-                    scheduleExtension(sentAt + ttlNanos / 3 - config.clock().nanoTime());
+                if (flip(new Held(sentAt + validityNanos))) {
+                    scheduleExtension(sentAt + ttlNanos / 3 - now());
                 }
             } else {
                 markLost(LossReason.EXTENSION_REFUSED, null);
             }
-        }, locks.watchdog().executor());
+        }, runtime.watchdog().thread());
+    }
+
+    private long now() {
+        return runtime.clock().nanoTime();
     }
 
     private static Throwable unwrap(Throwable t) {
@@ -293,21 +338,23 @@ final class DefaultLease implements Lease {
 
     @Override
     public String toString() {
-        return "Lease[" + name + ", state=" + state.get() + (fenced ? ", fence=" + token : "") + ", remaining="
+        State s = state.get();
+        String shown = s instanceof Held ? "HELD" : s instanceof Lost ? "LOST" : "RELEASED";
+        return "Lease[" + name + ", state=" + shown + (fenced ? ", fence=" + token : "") + ", remaining="
                 + remaining().toMillis() + " ms]";
     }
 
     /**
      * Cancels {@link #lost()} on release. {@code CompletableFuture.cancel} would build a {@code
      * CancellationException} with a stack trace for every lease (bench lock: a twentieth of a cycle's CPU); this
-     * one has none, and {@code isCancelled()} still answers true.
+     * one has no stack and a fixed message, and {@code isCancelled()} still answers true.
      */
-    private static final class Released extends CancellationException {
+    private static final class ReleasedSignal extends CancellationException {
 
         private static final long serialVersionUID = 1L;
 
-        Released(String name) {
-            super("lease of lock '" + name + "' was released");
+        ReleasedSignal() {
+            super("lease was released");
         }
 
         @Override

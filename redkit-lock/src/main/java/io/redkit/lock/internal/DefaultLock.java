@@ -24,8 +24,8 @@ import io.redkit.lock.LockedWork;
 /** One named lock: attempts, the wait loop, and {@code runLocked}. */
 final class DefaultLock implements Lock {
 
-
-    private final DefaultLocks locks;
+    private final LockRuntime runtime;
+    private final ReleaseSignals signals;
     private final LockConfig config;
     private final String name;
     private final String key;
@@ -33,17 +33,18 @@ final class DefaultLock implements Lock {
     private final Fencing fencing;
     private final LockMetrics.Meters meters;
 
-    DefaultLock(DefaultLocks locks, String name, String key, Fencing fencing) {
-        this.locks = locks;
-        this.config = locks.config();
+    DefaultLock(LockRuntime runtime, ReleaseSignals signals, LockMetrics.Meters meters, String name, String key,
+            String waitingKey, String fenceKey, Fencing fencing) {
+        this.runtime = runtime;
+        this.signals = signals;
+        this.config = runtime.config();
         this.name = name;
         this.key = key;
-        String waiting = locks.schema().child(key, "waiting");
         this.acquireKeys = fencing.mode() == Fencing.Mode.REDIS_COUNTER
-                ? List.of(key, waiting, locks.schema().child(key, "fence"))
-                : List.of(key, waiting);
+                ? List.of(key, waitingKey, fenceKey)
+                : List.of(key, waitingKey);
         this.fencing = fencing;
-        this.meters = locks.meters(name);
+        this.meters = meters;
     }
 
     @Override
@@ -79,20 +80,19 @@ final class DefaultLock implements Lock {
         if (wait.isZero()) {
             return tryAcquire();
         }
-        long deadline = System.nanoTime() + wait.toNanos();
-        ReleaseSignals signals = locks.signals();
+        long deadline = runtime.clock().nanoTime() + wait.toNanos();
         boolean wake = config.wakeOnRelease() && signals.ensureSubscribed();
         Backoff backoff = new Backoff(config.backoffMin().toNanos(), config.backoffMax().toNanos());
         while (true) {
             // Registered before the attempt, so that a release between the attempt and the wait still wakes us.
             CompletableFuture<Void> signal = wake ? signals.register(key) : new CompletableFuture<>();
             try {
-                long left = deadline - System.nanoTime();
+                long left = deadline - runtime.clock().nanoTime();
                 Attempt attempt = attempt(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
                 if (attempt.lease != null) {
                     return Optional.of(attempt.lease);
                 }
-                left = deadline - System.nanoTime();
+                left = deadline - runtime.clock().nanoTime();
                 if (left <= 0) {
                     meters.busy();
                     return Optional.empty();
@@ -119,14 +119,13 @@ final class DefaultLock implements Lock {
     public <T> T runLocked(Duration wait, LockedWork<T> work) throws Exception {
         Objects.requireNonNull(work, "work");
         Lease lease = tryAcquire(wait).orElseThrow(() -> new LockBusyException(name, wait));
-        return LockedRun.run(lease, work);
+        return LockedRun.run((DefaultLease) lease, work);
     }
 
     private Attempt attempt(long waitMillis) {
-        long external = fencing.mode() == Fencing.Mode.EXTERNAL ? fencing.source().orElseThrow().next(name) : 0;
         String owner = OwnerTokens.next();
-        RedisOps redis = locks.redkit().commands();
-        long startedAt = config.clock().nanoTime();
+        RedisOps redis = runtime.commands();
+        long startedAt = runtime.clock().nanoTime();
         String ttl = Long.toString(config.ttl().toMillis());
         String wait = Long.toString(waitMillis);
         try {
@@ -138,24 +137,49 @@ final class DefaultLock implements Lock {
                 return status == 1 ? new Attempt(newLease(owner, true, value, startedAt), 0) : new Attempt(null, value);
             }
             long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, owner, ttl, wait);
-            if (reply == 0) {
-                boolean fenced = fencing.mode() == Fencing.Mode.EXTERNAL;
-                return new Attempt(newLease(owner, fenced, external, startedAt), 0);
+            if (reply != 0) {
+                return new Attempt(null, reply);
             }
-            return new Attempt(null, reply);
+            if (fencing.mode() == Fencing.Mode.EXTERNAL) {
+                return drawAndConfirm(owner, startedAt);
+            }
+            return new Attempt(newLease(owner, false, 0, startedAt), 0);
         } catch (RedkitException e) {
             if (e.outcome() == Outcome.UNKNOWN) {
                 // The SET may have run: give back what may be ours instead of blocking others for a whole TTL.
-                redis.evalAsync(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)),
-                        bytes(owner), bytes(locks.signals().channel()));
+                giveBack(owner);
             }
             throw e;
         }
     }
 
+    /*
+     * An external token is drawn after the SET and kept only if the lock is still ours afterwards. A later holder
+     * can only acquire after that check, and so draws after us: tokens follow acquisition order. A holder that
+     * stalled between its SET and its draw past the TTL fails the check; its token is never used.
+     */
+    private Attempt drawAndConfirm(String owner, long startedAt) {
+        long token;
+        try {
+            token = fencing.source().orElseThrow().next(name);
+        } catch (RuntimeException e) {
+            giveBack(owner);
+            throw e;
+        }
+        if (runtime.commands().eval(LockScripts.CONFIRM, List.of(key), owner) == 1) {
+            return new Attempt(newLease(owner, true, token, startedAt), 0);
+        }
+        return new Attempt(null, 0); // expired before the check: not acquired; a waiter tries again
+    }
+
+    private void giveBack(String owner) {
+        runtime.commands().evalAsync(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)), bytes(owner),
+                bytes(runtime.releaseChannel()));
+    }
+
     private DefaultLease newLease(String owner, boolean fenced, long token, long startedAt) {
         meters.acquired();
-        DefaultLease lease = new DefaultLease(locks, meters, name, key, acquireKeys.get(1), owner, fenced, token,
+        DefaultLease lease = new DefaultLease(runtime, meters, name, key, acquireKeys.get(1), owner, fenced, token,
                 startedAt);
         lease.start();
         return lease;

@@ -1,9 +1,15 @@
 package io.redkit.lock.internal;
 
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.redkit.KeySchema;
+import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lock;
@@ -12,30 +18,72 @@ import io.redkit.lock.Locks;
 
 /**
  * The locks of one {@link Redkit}: one watchdog thread runs every lease's extensions and loss signals (extensions
- * are asynchronous, so the thread never waits on Redis), and one subscription wakes waiters.
+ * are asynchronous, so the thread never waits on Redis), loss callbacks run on a callback executor of their own,
+ * and one subscription wakes waiters.
  */
 public final class DefaultLocks implements Locks {
 
     private static final int MAX_NAME_LENGTH = 1024;
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
-    private final Redkit redkit;
     private final LockConfig config;
     private final KeySchema schema;
-    private final WatchdogTimer watchdog;
+    private final Watchdog watchdog;
+    private final ExecutorService ownCallbacks;
     private final ReleaseSignals signals;
     private final LockMetrics metrics;
+    private final LockRuntime runtime;
 
     /** Builds the locks; use {@link Locks#create}. */
     public DefaultLocks(Redkit redkit, LockConfig config) {
-        this.redkit = redkit;
         this.config = config;
         this.schema = KeySchema.of(config.namespace());
         int instance = INSTANCES.incrementAndGet();
-        this.watchdog = new WatchdogTimer("redkit-lock-watchdog-" + instance);
-        this.signals = new ReleaseSignals(redkit.pubSub(), config.namespace() + ":released");
+        this.watchdog = new Watchdog(redkit.timer(), "redkit-lock-watchdog-" + instance);
+        this.ownCallbacks = config.callbackExecutor() == null ? callbackPool(instance) : null;
+        String channel = config.namespace() + ":released";
+        this.signals = new ReleaseSignals(redkit.pubSub(), channel, redkit.clock());
         this.metrics = new LockMetrics(redkit.meters(), redkit.config().name(), config.namespace(),
                 config.tagLockNames());
+        this.runtime = new LockRuntime(config, redkit.commands(), extensionOps(redkit, config), redkit.clock(),
+                watchdog, neverRejecting(ownCallbacks != null ? ownCallbacks : config.callbackExecutor()), channel);
+    }
+
+    /** A callback refused by its executor (shut down by its owner) runs on the caller rather than never. */
+    private static Executor neverRejecting(Executor executor) {
+        return task -> {
+            try {
+                executor.execute(task);
+            } catch (RejectedExecutionException e) {
+                task.run();
+            }
+        };
+    }
+
+    /*
+     * The background profile, each attempt capped at what is left of the validity when the extension is sent
+     * (two thirds of the TTL, less the drift and a tick): a reply later than that is useless, the validity timer
+     * has signalled the loss by then, and one that comes sooner still saves the lease on a slow moment.
+     */
+    private static RedisOps extensionOps(Redkit redkit, LockConfig config) {
+        RedisOps background = redkit.background();
+        Duration timeout = background.profile().timeout();
+        Duration left = config.ttl().multipliedBy(2).dividedBy(3).minus(config.clockDrift())
+                .minusNanos(redkit.timer().tickNanos());
+        return background.withTimeout(timeout.compareTo(left) < 0 ? timeout : left);
+    }
+
+    /*
+     * Callbacks are user code of any speed: a cached pool gives each one a thread when the others are busy, so a
+     * slow callback delays neither the watchdog nor runLocked's interrupt of another lease.
+     */
+    private static ExecutorService callbackPool(int instance) {
+        AtomicInteger threads = new AtomicInteger();
+        return Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "redkit-lock-callbacks-" + instance + "-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
@@ -56,7 +104,9 @@ public final class DefaultLocks implements Locks {
         if (watchdog.isClosed()) {
             throw new IllegalStateException("Locks already closed");
         }
-        return new DefaultLock(this, name, schema.key(name), fencing);
+        String key = schema.key(name);
+        return new DefaultLock(runtime, signals, metrics.forLock(name), name, key, schema.child(key, "waiting"),
+                schema.child(key, "fence"), fencing);
     }
 
     @Override
@@ -64,30 +114,14 @@ public final class DefaultLocks implements Locks {
         return config;
     }
 
-    Redkit redkit() {
-        return redkit;
-    }
-
-    KeySchema schema() {
-        return schema;
-    }
-
-    WatchdogTimer watchdog() {
-        return watchdog;
-    }
-
-    ReleaseSignals signals() {
-        return signals;
-    }
-
-    LockMetrics.Meters meters(String name) {
-        return metrics.forLock(name);
-    }
-
     @Override
     public void close() {
         signals.close();
         watchdog.close();
+        if (ownCallbacks != null) {
+            // Callbacks already queued still run; one submitted from now on runs on its caller.
+            ownCallbacks.shutdown();
+        }
     }
 
     @Override

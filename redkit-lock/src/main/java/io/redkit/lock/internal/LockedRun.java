@@ -1,7 +1,6 @@
 package io.redkit.lock.internal;
 
 import io.redkit.RedkitException;
-import io.redkit.lock.Lease;
 import io.redkit.lock.LockLostException;
 import io.redkit.lock.LockedWork;
 import io.redkit.lock.LossReason;
@@ -13,7 +12,7 @@ final class LockedRun {
     private LockedRun() {
     }
 
-    static <T> T run(Lease lease, LockedWork<T> work) throws Exception {
+    static <T> T run(DefaultLease lease, LockedWork<T> work) throws Exception {
         InterruptGate gate = new InterruptGate(Thread.currentThread());
         lease.onLost(e -> gate.interrupt());
         T result = null;
@@ -36,7 +35,8 @@ final class LockedRun {
             }
             throw e;
         }
-        LockLostException loss = lease.lost().isCancelled() ? null : lease.lost().getNow(null);
+        // The lease's own state, not lost(): that future completes a moment later, on the callback executor.
+        LockLostException loss = lease.lossOrNull();
         if (loss != null || released == ReleaseResult.LOST) {
             LockLostException e = loss != null ? loss : new LockLostException(lease.name(),
                     LossReason.RELEASE_FOUND_LOST, null);

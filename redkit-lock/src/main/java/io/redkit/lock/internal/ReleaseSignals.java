@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.redkit.RedisPubSub;
+import io.redkit.RedkitClock;
 import io.redkit.RedkitException;
 
 /**
@@ -27,15 +28,17 @@ final class ReleaseSignals implements AutoCloseable {
 
     private final RedisPubSub pubSub;
     private final String channel;
+    private final RedkitClock clock;
     private final Map<String, Deque<CompletableFuture<Void>>> waiters = new ConcurrentHashMap<>();
     private volatile RedisPubSub.Subscription subscription;
     private volatile AutoCloseable reconnectHook;
     private volatile long failedAt;
     private volatile boolean closed;
 
-    ReleaseSignals(RedisPubSub pubSub, String channel) {
+    ReleaseSignals(RedisPubSub pubSub, String channel, RedkitClock clock) {
         this.pubSub = pubSub;
         this.channel = channel;
+        this.clock = clock;
     }
 
     String channel() {
@@ -51,7 +54,7 @@ final class ReleaseSignals implements AutoCloseable {
             if (subscription != null) {
                 return true;
             }
-            if (closed || (failedAt != 0 && System.nanoTime() - failedAt < RETRY_SUBSCRIBE_NANOS)) {
+            if (closed || (failedAt != 0 && clock.nanoTime() - failedAt < RETRY_SUBSCRIBE_NANOS)) {
                 return false;
             }
             try {
@@ -60,7 +63,7 @@ final class ReleaseSignals implements AutoCloseable {
                         wake(new String(message, StandardCharsets.UTF_8)));
                 return true;
             } catch (RedkitException e) {
-                failedAt = System.nanoTime();
+                failedAt = clock.nanoTime();
                 log.warn("cannot subscribe to '{}'; waiters fall back to backoff: {}", channel, e.getMessage());
                 return false;
             }

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import io.redkit.KeySchema;
 import io.redkit.Outcome;
 import io.redkit.RedisOps;
+import io.redkit.RedkitClock;
 import io.redkit.Redkit;
 import io.redkit.RedkitException;
 import io.redkit.lock.LockScripts;
@@ -37,12 +38,14 @@ public final class Redlock {
     private static final Logger log = LoggerFactory.getLogger(Redlock.class);
 
     private final List<RedisOps> nodes;
+    private final RedkitClock clock;
     private final RedlockConfig config;
     private final KeySchema schema;
     private final int quorum;
 
-    private Redlock(List<RedisOps> nodes, RedlockConfig config) {
+    private Redlock(List<RedisOps> nodes, RedkitClock clock, RedlockConfig config) {
         this.nodes = nodes;
+        this.clock = clock;
         this.config = config;
         this.schema = KeySchema.of(config.namespace());
         this.quorum = nodes.size() / 2 + 1;
@@ -62,7 +65,13 @@ public final class Redlock {
         for (Redkit node : nodes) {
             ops.add(Objects.requireNonNull(node, "node").commands().withTimeout(config.nodeTimeout()));
         }
-        return new Redlock(List.copyOf(ops), config);
+        // One process, one time source: the first node's client's (DESIGN §2.9).
+        return new Redlock(List.copyOf(ops), nodes.get(0).clock(), config);
+    }
+
+    /** The time source of validity (the first node's client's). */
+    RedkitClock clock() {
+        return clock;
     }
 
     /** The configuration. */
@@ -84,14 +93,14 @@ public final class Redlock {
     public Optional<RedlockLease> tryAcquire(String name) {
         String key = key(name);
         String owner = OwnerTokens.next();
-        long start = config.clock().nanoTime();
+        long start = clock.nanoTime();
         int acquired = 0;
         for (RedisOps node : nodes) {
             if (acquireOn(node, key, owner)) {
                 acquired++;
             }
         }
-        long elapsed = config.clock().nanoTime() - start;
+        long elapsed = clock.nanoTime() - start;
         long validity = config.ttl().toNanos() - elapsed - config.clockDrift().toNanos();
         if (acquired >= quorum && validity > 0) {
             return Optional.of(new RedlockLease(this, name, key, owner, acquired, start + elapsed + validity));
@@ -106,10 +115,10 @@ public final class Redlock {
         if (wait.isNegative()) {
             throw new IllegalArgumentException("wait must not be negative, was " + wait);
         }
-        long deadline = System.nanoTime() + wait.toNanos();
+        long deadline = clock.nanoTime() + wait.toNanos();
         while (true) {
             Optional<RedlockLease> lease = tryAcquire(name);
-            long left = deadline - System.nanoTime();
+            long left = deadline - clock.nanoTime();
             if (lease.isPresent() || left <= 0) {
                 return lease;
             }

@@ -1,10 +1,9 @@
 package io.redkit.lock.redlock;
 
 import java.time.Duration;
-import java.util.Objects;
 
-import io.redkit.lock.MonotonicClock;
-import io.redkit.lock.internal.Checks;
+import io.redkit.Validate;
+import io.redkit.lock.LockConfig;
 
 /** How a {@link Redlock} behaves. Immutable; the builder rejects a bad value at once, naming it. */
 public final class RedlockConfig {
@@ -23,7 +22,6 @@ public final class RedlockConfig {
     private final Duration nodeTimeout;
     private final Duration clockDrift;
     private final Duration retryDelay;
-    private final MonotonicClock clock;
 
     private RedlockConfig(Builder b) {
         this.namespace = b.namespace;
@@ -31,7 +29,6 @@ public final class RedlockConfig {
         this.nodeTimeout = b.nodeTimeout;
         this.clockDrift = b.clockDrift != null ? b.clockDrift : Duration.ofMillis(2).plus(b.ttl.dividedBy(100));
         this.retryDelay = b.retryDelay;
-        this.clock = b.clock;
     }
 
     /** A builder with every default. */
@@ -54,9 +51,6 @@ public final class RedlockConfig {
     /** Pause between rounds while waiting; default {@link #DEFAULT_RETRY_DELAY}. */
     public Duration retryDelay() { return retryDelay; }
 
-    /** The monotonic clock of validity. */
-    public MonotonicClock clock() { return clock; }
-
     /** Builds a {@link RedlockConfig}. */
     public static final class Builder {
         private String namespace = "lock";
@@ -64,44 +58,37 @@ public final class RedlockConfig {
         private Duration nodeTimeout = DEFAULT_NODE_TIMEOUT;
         private Duration clockDrift;
         private Duration retryDelay = DEFAULT_RETRY_DELAY;
-        private MonotonicClock clock = MonotonicClock.SYSTEM;
 
         private Builder() {
         }
 
         /** Key namespace: 1-64 of {@code [A-Za-z0-9_.-]}. */
         public Builder namespace(String value) {
-            this.namespace = Checks.namespace(value);
+            this.namespace = Validate.name("namespace", value, 64);
             return this;
         }
 
-        /** Time to live on each node, at least 10 ms. */
+        /** Time to live on each node, 10 ms to {@link LockConfig#MAX_DURATION} (no watchdog: any length it can use). */
         public Builder ttl(Duration value) {
-            this.ttl = Checks.atLeast("ttl", value, Duration.ofMillis(10));
+            this.ttl = Validate.within("ttl", value, Duration.ofMillis(10), LockConfig.MAX_DURATION);
             return this;
         }
 
         /** Per-node reply timeout, positive. */
         public Builder nodeTimeout(Duration value) {
-            this.nodeTimeout = Checks.positive("nodeTimeout", value);
+            this.nodeTimeout = Validate.positive("nodeTimeout", value, LockConfig.MAX_DURATION);
             return this;
         }
 
         /** Clock drift allowance, zero or more. */
         public Builder clockDrift(Duration value) {
-            this.clockDrift = Checks.nonNegative("clockDrift", value);
+            this.clockDrift = Validate.nonNegative("clockDrift", value, LockConfig.MAX_DURATION);
             return this;
         }
 
         /** Pause between rounds while waiting, positive. */
         public Builder retryDelay(Duration value) {
-            this.retryDelay = Checks.positive("retryDelay", value);
-            return this;
-        }
-
-        /** The monotonic clock of validity. */
-        public Builder clock(MonotonicClock value) {
-            this.clock = Objects.requireNonNull(value, "clock");
+            this.retryDelay = Validate.positive("retryDelay", value, LockConfig.MAX_DURATION);
             return this;
         }
 

@@ -55,7 +55,7 @@ public final class RedlockLease implements AutoCloseable {
         if (releaseResult != null) {
             return Duration.ZERO;
         }
-        return Duration.ofNanos(Math.max(0, validUntil - redlock.config().clock().nanoTime()));
+        return Duration.ofNanos(Math.max(0, validUntil - redlock.clock().nanoTime()));
     }
 
     /** Whether the validity has not run out and the lease was not released. */
