@@ -9,6 +9,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.redkit.internal.RedisUrl;
 
 class RedkitConfigTest {
 
@@ -96,7 +99,7 @@ class RedkitConfigTest {
     @CsvSource(delimiter = '|', value = {
         "http://u:SECRET@h:6379            | unknown scheme 'http'",
         "redis//u:SECRET@h                 | missing scheme",
-        "redis://u:SECRET@h:notaport       | bad port 'notaport'",
+        "redis://u:SECRET@h:notaport       | bad port of host 'h'",
         "redis://u:SECRET@h:70000          | port 70000",
         "redis://u:SECRET@                 | missing host",
         "redis://u:SECRET@h,,h2            | empty host",
@@ -110,13 +113,85 @@ class RedkitConfigTest {
         "redis://u:SECRET@h#master         | only meaningful in a redis-sentinel",
         "redis://u:@h                      | empty password",
         "redis://u:SECRET@h?topology=ring  | topology=ring",
+        "redis://u:SECRET#x@h:notaport     | bad port of host 'h'",
+        "redis://u:?SECRET@h?tiemout=1s    | unknown parameter 'tiemout'",
+        "redis://u:/SECRET@h/abc           | database 'abc'",
+        "redis://SECRET@h:70000            | port 70000",
+        "redis//SECRET@h                   | missing scheme",
+        "SECRET@redis://h                  | missing scheme",
+        "redis://u:SECRET                  | bad port of host 'u'",
+        "redis://u:SECRET%zz@h             | bad percent-encoding in the password",
+        "redis://u:SECRET%FF@h             | bad percent-encoding in the password",
+        "redis://u:SECRET@h?name=has%20sp  | name must be",
+        "redis://SECRET@h:63@79            | in the user name (write it %40",
+        "rediss://u:SECRET@h?cacert=%00    | cacert",
     })
     void invalidUrlNamesTheBadPartWithoutEchoingThePassword(String url, String expected) {
         String withSecret = url.replace("SECRET", SECRET);
         assertThatThrownBy(() -> RedkitConfig.fromUrl(withSecret))
                 .isInstanceOf(RedisUrlException.class)
                 .hasMessageContaining(expected)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContainIgnoringCase(SECRET))
+                .hasNoCause();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "redis://admin:hunter2#x@h           | admin | hunter2#x",
+        "redis://admin:a?b=c&d@h             | admin | a?b=c&d",
+        "redis://admin:a/b/c@h               | admin | a/b/c",
+        "redis://admin:a:b@c@h               | admin | a:b@c",
+        "redis://admin:p%40ss%3Aw%25rd+@h    | admin | p@ss:w%rd+",
+        "redis://:%23%3F%2F%40%3A@h          |       | #?/@:",
+        "redis://ad%3Amin:xyzzy@h            | ad:min | xyzzy",
+    })
+    void passwordMayHoldHashQuestionSlashColonAndAt(String url, String user, String password) {
+        RedkitConfig config = RedkitConfig.fromUrl(url);
+        assertThat(config.username()).isEqualTo(user);
+        assertThat(config.password()).isEqualTo(password);
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("h", 6379));
+        assertThat(config.maskedUrl()).doesNotContain(password).endsWith(":****@h:6379");
+        assertThat(config.toString()).doesNotContain(password);
+    }
+
+    @Test
+    void userinfoWithoutColonIsAPasswordAsInLettuce() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://" + SECRET + "@cache.internal:6380");
+        assertThat(config.username()).isNull();
+        assertThat(config.password()).isEqualTo(SECRET);
+        assertThat(config.maskedUrl()).isEqualTo("redis://:****@cache.internal:6380");
+        assertThat(config.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse("redis://" + SECRET + "@h").toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.mask("redis://" + SECRET + "@h")).isEqualTo("redis://****@h");
+    }
+
+    @Test
+    void sentinelAndTlsFormsNeverShowThePassword() {
+        String sentinel = "redis-sentinel://app:" + SECRET + "#1@s1,s2:26380/2?timeout=1s#mymaster";
+        RedkitConfig config = RedkitConfig.fromUrl(sentinel);
+        assertThat(config.password()).isEqualTo(SECRET + "#1");
+        assertThat(config.sentinelMasterId()).isEqualTo("mymaster");
+        assertThat(config.maskedUrl()).isEqualTo("redis-sentinel://app:****@s1:26379,s2:26380/2#mymaster");
+        assertThat(config.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse(sentinel).toString()).doesNotContain(SECRET).contains("password=****");
+        String tls = "rediss://app:" + SECRET + "?@tls.example.com:6380?verifyPeer=ca";
+        RedkitConfig tlsConfig = RedkitConfig.fromUrl(tls);
+        assertThat(tlsConfig.password()).isEqualTo(SECRET + "?");
+        assertThat(tlsConfig.tlsVerify()).isEqualTo(TlsVerify.CA);
+        assertThat(tlsConfig.maskedUrl()).isEqualTo("rediss://app:****@tls.example.com:6380");
+        assertThat(tlsConfig.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse(tls).toString()).doesNotContain(SECRET);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"6379", "redis", "h", "app", "none", "@"})
+    void passwordEqualToAnotherFieldIsMaskedWithoutTouchingThatField(String password) {
+        String url = "redis://app:" + password.replace("@", "%40") + "@h:6379";
+        RedkitConfig config = RedkitConfig.fromUrl(url);
+        assertThat(config.password()).isEqualTo(password);
+        assertThat(config.maskedUrl()).isEqualTo("redis://app:****@h:6379");
+        assertThat(RedisUrl.mask(url)).isEqualTo("redis://app:****@h:6379");
+        assertThat(RedisUrl.parse(url).toString()).contains("password=****").doesNotContain("password=" + password);
     }
 
     @Test
