@@ -238,9 +238,9 @@ public final class RedkitConfig {
             }
             // Every value is checked before anything is set.
             CommandProfile request = !q.containsKey("timeout") ? requestProfile : requestProfile.withTimeout(
-                    RedisUrl.parseDuration("timeout", q.get("timeout"), masked));
+                    RedisUrl.parseDuration("timeout", q.get("timeout"), RedisUrl.MAX_TIMEOUT, masked));
             Duration connect = !q.containsKey("connectTimeout") ? connectTimeout : RedisUrl.parseDuration(
-                    "connectTimeout", q.get("connectTimeout"), masked);
+                    "connectTimeout", q.get("connectTimeout"), RedisUrl.MAX_CONNECT_TIMEOUT, masked);
             TlsVerify verify = q.containsKey("verifyPeer") ? verifyPeer(q.get("verifyPeer"), masked) : tlsVerify;
             Path ca = q.containsKey("cacert") ? caCertificate(q.get("cacert"), masked) : caCertificate;
             if (q.containsKey("name")) {

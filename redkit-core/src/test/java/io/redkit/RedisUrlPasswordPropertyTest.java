@@ -27,7 +27,7 @@ class RedisUrlPasswordPropertyTest {
     /** Valid URLs; {@code %s} is the userinfo. */
     private static final List<String> FORMS = List.of(
             "redis://%s@h:6379",
-            "redis://%s@cache.internal:6380/3?timeout=1500ms&clientName=svc",
+            "redis://%s@cache.internal:6380/3?timeout=1.5s&clientName=svc",
             "rediss://%s@tls.example.com:6380?verifyPeer=ca",
             "redis-sentinel://%s@s1,s2:26380/2#mymaster",
             "rediss-sentinel://%s@[::1]:26379#mymaster",
@@ -38,6 +38,8 @@ class RedisUrlPasswordPropertyTest {
             "redis://%s@h:notaport",
             "redis://%s@h:70000",
             "redis://%s@h?tiemout=1s",
+            "redis://%s@h?timeout=1e400s",
+            "redis://%s@h?connectTimeout=NaNs",
             "redis://%s@h?name=has%%20space",
             "rediss://%s@h?cacert=%%00",
             "redis://%s@h?verifyPeer=ca",

@@ -194,6 +194,54 @@ class RedkitConfigTest {
         assertThat(RedisUrl.parse(url).toString()).contains("password=****").doesNotContain("password=" + password);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "timeout=300          | PT0.3S",
+        "timeout=300ms        | PT0.3S",
+        "timeout=1.5ms        | PT0.0015S",
+        "timeout=1.5s         | PT1.5S",
+        "timeout=0.25S        | PT0.25S",
+        "timeout=2m           | PT2M",
+        "timeout=60m          | PT1H",
+        "timeout=1ms          | PT0.001S",
+        "connectTimeout=5m    | PT5M",
+        "connectTimeout=2.5s  | PT2.5S",
+    })
+    void durationsAreWholeOrDecimalMillisecondsSecondsOrMinutes(String parameter, Duration expected) {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://h?" + parameter);
+        Duration parsed = parameter.startsWith("timeout") ? config.requestProfile().timeout() : config.connectTimeout();
+        assertThat(parsed).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "timeout=1e400s                | timeout=1e400s is not a duration",
+        "timeout=1e3ms                 | timeout=1e3ms is not a duration",
+        "timeout=NaNs                  | timeout=NaNs is not a duration",
+        "timeout=Infinitys             | timeout=Infinitys is not a duration",
+        "timeout=0x10ms                | timeout=0x10ms is not a duration",
+        "timeout=+5s                   | timeout=+5s is not a duration",
+        "timeout=.5s                   | timeout=.5s is not a duration",
+        "timeout=1.2345s               | timeout=1.2345s is not a duration",
+        "timeout=2h                    | timeout=2h is not a duration",
+        "timeout=                      | timeout= is not a duration",
+        "timeout=-1s                   | timeout=-1s must be positive",
+        "timeout=0                     | timeout=0 must be positive",
+        "timeout=0.000s                | timeout=0.000s must be positive",
+        "timeout=0.5ms                 | timeout=0.5ms must be at least 1ms",
+        "timeout=61m                   | timeout=61m must be at most 60m",
+        "timeout=3600001               | timeout=3600001 must be at most 60m",
+        "timeout=99999999999999999999m | must be at most 60m",
+        "connectTimeout=301s           | connectTimeout=301s must be at most 5m",
+        "connectTimeout=1e400s         | connectTimeout=1e400s is not a duration",
+    })
+    void durationsOutsideTheBoundsAreRefusedNamingTheParameter(String parameter, String expected) {
+        assertThatThrownBy(() -> RedkitConfig.fromUrl("redis://u:" + SECRET + "@h?" + parameter))
+                .isInstanceOf(RedisUrlException.class)
+                .hasMessageContaining(expected)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
+    }
+
     @Test
     void builderRejectsBadValuesNamingThem() {
         assertThatThrownBy(() -> RedkitConfig.builder().commandTimeout(Duration.ZERO))

@@ -1,6 +1,7 @@
 package io.redkit.internal;
 
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -12,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.redkit.RedisEndpoint;
@@ -36,6 +38,16 @@ import io.redkit.Topology;
 public record RedisUrl(Topology topology, boolean tls, List<RedisEndpoint> endpoints, String username,
         String password, int database, String sentinelMasterId, Map<String, String> query) {
 
+    /** The longest {@code ?timeout=}: a request path that waits an hour for one reply has stopped serving anyway. */
+    public static final Duration MAX_TIMEOUT = Duration.ofHours(1);
+    /**
+     * The longest {@code ?connectTimeout=}: the kernel gives up an unanswered SYN after about two minutes (Linux,
+     * 6 retries), so a longer wait never helps a connection that has not started.
+     */
+    public static final Duration MAX_CONNECT_TIMEOUT = Duration.ofMinutes(5);
+    /** The shortest duration a parameter takes; below 1 ms no reply can arrive in time. */
+    private static final Duration MIN_DURATION = Duration.ofMillis(1);
+
     /** The query parameters redkit understands; anything else is a typo and is refused. */
     public static final List<String> KNOWN_PARAMETERS = List.of("timeout", "connectTimeout", "clientName",
             "verifyPeer", "cacert", "topology", "database", "name");
@@ -47,6 +59,8 @@ public record RedisUrl(Topology topology, boolean tls, List<RedisEndpoint> endpo
     private static final Pattern HOST = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern IP_LITERAL = Pattern.compile("[A-Za-z0-9._:%-]+");
     private static final Pattern PORT = Pattern.compile("\\d{1,9}");
+    /** Whole or decimal (at most 3 places, so that every value is a whole number of nanoseconds), then a unit. */
+    private static final Pattern DURATION = Pattern.compile("(-?)(\\d+)(?:\\.(\\d{1,3}))?\\s*(ms|s|m)?");
 
     private record Credentials(String username, String password) {
         static final Credentials NONE = new Credentials(null, null);
@@ -97,28 +111,35 @@ public record RedisUrl(Topology topology, boolean tls, List<RedisEndpoint> endpo
         return new RedisUrlException(problem, mask(url));
     }
 
-    /** Parses a duration such as {@code 300ms}, {@code 2s}, {@code 1m}, or a bare number of milliseconds. */
-    public static Duration parseDuration(String parameter, String value, String maskedUrl) {
-        String v = value.strip().toLowerCase(Locale.ROOT);
-        try {
-            Duration d;
-            if (v.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).strip()));
-            } else if (v.endsWith("s")) {
-                d = Duration.ofMillis(Math.round(Double.parseDouble(v.substring(0, v.length() - 1).strip()) * 1000));
-            } else if (v.endsWith("m")) {
-                d = Duration.ofMinutes(Long.parseLong(v.substring(0, v.length() - 1).strip()));
-            } else {
-                d = Duration.ofMillis(Long.parseLong(v));
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new RedisUrlException(parameter + "=" + value + " must be positive", maskedUrl);
-            }
-            return d;
-        } catch (NumberFormatException e) {
-            throw new RedisUrlException(parameter + "=" + value + " is not a duration (use e.g. 300ms, 2s)",
+    /**
+     * Parses a duration of {@code parameter}: a whole or decimal number with the unit {@code ms}, {@code s} or
+     * {@code m} ({@code 300ms}, {@code 1.5s}, {@code 2m}), or a bare number of milliseconds; from
+     * {@link #MIN_DURATION} to {@code max}. No exponent, NaN, infinity or sign.
+     */
+    public static Duration parseDuration(String parameter, String value, Duration max, String maskedUrl) {
+        Matcher m = DURATION.matcher(value.strip().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new RedisUrlException(parameter + "=" + value + " is not a duration (use e.g. 300ms, 1.5s or 2m)",
                     maskedUrl);
         }
+        long nanosPerUnit = switch (m.group(4) == null ? "ms" : m.group(4)) {
+            case "m" -> 60_000_000_000L;
+            case "s" -> 1_000_000_000L;
+            default -> 1_000_000L;
+        };
+        // Exact decimals: a double makes 1e400 Infinity and rounds, a long of nanoseconds overflows.
+        BigDecimal nanos = new BigDecimal(m.group(2) + (m.group(3) == null ? "" : "." + m.group(3)))
+                .multiply(BigDecimal.valueOf(nanosPerUnit));
+        if (!m.group(1).isEmpty() || nanos.signum() == 0) {
+            throw new RedisUrlException(parameter + "=" + value + " must be positive", maskedUrl);
+        }
+        if (nanos.compareTo(BigDecimal.valueOf(MIN_DURATION.toNanos())) < 0) {
+            throw new RedisUrlException(parameter + "=" + value + " must be at least 1ms", maskedUrl);
+        }
+        if (nanos.compareTo(BigDecimal.valueOf(max.toNanos())) > 0) {
+            throw new RedisUrlException(parameter + "=" + value + " must be at most " + format(max), maskedUrl);
+        }
+        return Duration.ofNanos(nanos.longValueExact());
     }
 
     private static RedisUrl read(String url, String masked) {
@@ -350,6 +371,10 @@ public record RedisUrl(Topology topology, boolean tls, List<RedisEndpoint> endpo
             out.write(hi << 4 | lo);
         }
         return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(out.toByteArray())).toString();
+    }
+
+    private static String format(Duration d) {
+        return d.toMillis() % 60_000 == 0 ? d.toMinutes() + "m" : d.toMillis() + "ms";
     }
 
     @Override
