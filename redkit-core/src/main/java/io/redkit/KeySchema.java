@@ -1,7 +1,5 @@
 package io.redkit;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,8 +11,12 @@ import java.util.Optional;
  * ({@code { }}), pose as another entity ({@code :}), nor act as a glob in {@code SCAN MATCH} ({@code * ? [ ] \}).
  *
  * <p>Escaping is percent-style: {@code %}, the characters above, space and control characters become
- * {@code %XX}; other characters, non-ASCII included, stay as they are (UTF-8). An empty part is written
- * {@code %} so that a hash tag is never empty (an empty tag would hash the whole key).
+ * {@code %XX}; other characters, non-ASCII included, stay as they are (UTF-8). A lone surrogate, which UTF-8
+ * cannot carry (Lettuce would send {@code ?}, merging it with every other lone surrogate and making it a glob),
+ * becomes the {@code %XX%XX%XX} of its three-byte generalized UTF-8 (WTF-8) form, U+D800 as
+ * {@code %ED%A0%80}: only ASCII is ever escaped otherwise, and real UTF-8 never holds {@code ED A0..BF}, so no
+ * two inputs share a key, byte for byte. An empty part is written {@code %} so that a hash tag is never empty (an
+ * empty tag would hash the whole key).
  */
 public final class KeySchema {
 
@@ -99,8 +101,12 @@ public final class KeySchema {
             return Optional.empty();
         }
         List<String> parts = new ArrayList<>();
-        for (String raw : key.substring(prefix.length(), close).split(":", -1)) {
-            parts.add(unescape(raw));
+        try {
+            for (String raw : key.substring(prefix.length(), close).split(":", -1)) {
+                parts.add(unescape(raw));
+            }
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
         return Optional.of(parts);
     }
@@ -112,30 +118,37 @@ public final class KeySchema {
         return sb.toString();
     }
 
-    /** Reverses {@link #escape}. */
+    /** Reverses {@link #escape}; refuses a {@code %} form that escaping never writes. */
     public static String unescape(String escaped) {
         if ("%".equals(escaped)) {
             return "";
         }
-        if (escaped.indexOf('%') < 0) {
+        int first = escaped.indexOf('%');
+        if (first < 0) {
             return escaped;
         }
-        byte[] utf8 = escaped.getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream out = new ByteArrayOutputStream(utf8.length);
-        for (int i = 0; i < utf8.length; i++) {
-            if (utf8[i] != '%') {
-                out.write(utf8[i]);
+        StringBuilder sb = new StringBuilder(escaped.length()).append(escaped, 0, first);
+        for (int i = first; i < escaped.length(); ) {
+            char c = escaped.charAt(i);
+            if (c != '%') {
+                sb.append(c);
+                i++;
                 continue;
             }
-            int hi = i + 2 < utf8.length ? Character.digit(utf8[i + 1], 16) : -1;
-            int lo = hi >= 0 ? Character.digit(utf8[i + 2], 16) : -1;
-            if (lo < 0) {
+            int b = hexByte(escaped, i);
+            if (b >= 0 && b < 0x80) {
+                sb.append((char) b);
+                i += 3;
+                continue;
+            }
+            int surrogate = b == 0xED ? surrogate(escaped, i + 3) : -1;
+            if (surrogate < 0) {
                 throw new IllegalArgumentException("'" + escaped + "' is not an escaped key part");
             }
-            out.write(hi * 16 + lo);
-            i += 2;
+            sb.append((char) surrogate);
+            i += 9;
         }
-        return out.toString(StandardCharsets.UTF_8);
+        return sb.toString();
     }
 
     private static void appendParts(StringBuilder sb, String[] parts) {
@@ -156,23 +169,56 @@ public final class KeySchema {
             return;
         }
         int first = 0;
-        while (first < part.length() && !escaped(part.charAt(first))) {
+        while (first < part.length() && plain(part.charAt(first))) {
             first++;
         }
         // Most parts (ids) need no escaping: one bulk append instead of one per character.
         sb.append(part, 0, first);
         for (int i = first; i < part.length(); i++) {
             char c = part.charAt(i);
-            if (escaped(c)) {
-                sb.append('%').append(HEX[(c >> 4) & 0xF]).append(HEX[c & 0xF]);
+            if (c < 128 && ESCAPED[c]) {
+                appendHex(sb, c);
+            } else if (Character.isHighSurrogate(c) && i + 1 < part.length()
+                    && Character.isLowSurrogate(part.charAt(i + 1))) {
+                sb.append(c).append(part.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                // Lone: UTF-8 has no bytes for it, so its WTF-8 bytes go escaped (see the class comment).
+                appendHex(sb, 0xE0 | c >> 12);
+                appendHex(sb, 0x80 | (c >> 6) & 0x3F);
+                appendHex(sb, 0x80 | c & 0x3F);
             } else {
                 sb.append(c);
             }
         }
     }
 
-    private static boolean escaped(char c) {
-        return c < 128 && ESCAPED[c];
+    private static boolean plain(char c) {
+        return c < 128 ? !ESCAPED[c] : !Character.isSurrogate(c);
+    }
+
+    private static void appendHex(StringBuilder sb, int b) {
+        sb.append('%').append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+    }
+
+    /** The byte of the {@code %XX} at {@code i}, or -1 when there is none. */
+    private static int hexByte(String s, int i) {
+        if (i + 2 >= s.length() || s.charAt(i) != '%') {
+            return -1;
+        }
+        int hi = hexDigit(s.charAt(i + 1));
+        int lo = hexDigit(s.charAt(i + 2));
+        return hi < 0 || lo < 0 ? -1 : hi << 4 | lo;
+    }
+
+    private static int hexDigit(char c) {
+        return c < 128 ? Character.digit(c, 16) : -1;
+    }
+
+    /** The lone surrogate whose WTF-8 (after its ED) is the two {@code %XX} at {@code i}: A0..BF, 80..BF; or -1. */
+    private static int surrogate(String s, int i) {
+        int b2 = hexByte(s, i);
+        int b3 = hexByte(s, i + 3);
+        return b2 >= 0xA0 && b2 <= 0xBF && b3 >= 0x80 && b3 <= 0xBF ? 0xD000 | (b2 & 0x3F) << 6 | b3 & 0x3F : -1;
     }
 
     private void requireOwn(String key) {

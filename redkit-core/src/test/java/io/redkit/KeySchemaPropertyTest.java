@@ -1,0 +1,154 @@
+package io.redkit;
+
+import static io.redkit.RedisGlob.hashTag;
+import static io.redkit.RedisGlob.wire;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random strings of everything that has broken keys before (glob and tag characters, {@code %}, controls, letters
+ * of every plane, lone surrogates), checked on the bytes Redis receives: distinct inputs give distinct keys, the
+ * hash tag is exactly the escaped input, and SCAN MATCH patterns select exactly the keys they promise.
+ */
+class KeySchemaPropertyTest {
+
+    private static final int RUNS = 200_000;
+    private static final String ASCII_SPECIALS = "{}:*?[]\\% ";
+    private static final String GLOB_AND_TAG = "{}*?[]\\";
+    private static final KeySchema SCHEMA = KeySchema.of("cache.product");
+
+    @Test
+    void distinctPartsGiveDistinctKeyBytesWithTheEscapedPartsAsHashTag() {
+        Random random = new Random(12);
+        Map<String, List<String>> partsByKey = new HashMap<>();
+        for (int i = 0; i < RUNS; i++) {
+            List<String> parts = new ArrayList<>();
+            for (int n = 1 + random.nextInt(3); n > 0; n--) {
+                parts.add(randomString(random));
+            }
+            String key = SCHEMA.key(parts.toArray(String[]::new));
+            byte[] bytes = strictUtf8(key);
+            List<String> before = partsByKey.putIfAbsent(new String(bytes, StandardCharsets.ISO_8859_1), parts);
+            String escaped = parts.stream().map(KeySchema::escape).collect(Collectors.joining(":"));
+            // Plain checks, and AssertJ only to report: 200,000 rounds of fluent assertions take seconds.
+            check(before == null || before.equals(parts), key, () -> "also the key of " + before);
+            check(Arrays.equals(wire(key), bytes), key, () -> "Lettuce sends other bytes");
+            check(Arrays.equals(hashTag(bytes), strictUtf8(escaped)), key, () -> "hash tag is not " + escaped);
+            check(noGlobOrTag(hashTag(bytes)), key, () -> "a glob or tag character in the hash tag");
+            check(SCHEMA.parts(key).equals(Optional.of(parts)), key, () -> "parts are " + SCHEMA.parts(key));
+            for (String part : parts) {
+                check(KeySchema.unescape(KeySchema.escape(part)).equals(part), part, () -> "does not round-trip");
+                check(KeySchema.escape(part).indexOf(':') < 0, part, () -> "escapes to a ':'");
+            }
+            byte[] childTag = hashTag(wire(SCHEMA.child(key, randomString(random))));
+            check(Arrays.equals(childTag, hashTag(bytes)), key, () -> "a child leaves the slot");
+        }
+    }
+
+    @Test
+    void aPatternMatchesExactlyTheKeysWhoseLeadingPartsItNames() {
+        Random random = new Random(13);
+        List<String> vocabulary = vocabulary(random);
+        List<List<String>> entities = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> children = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            List<String> parts = pick(vocabulary, 1 + random.nextInt(3), random);
+            String key = SCHEMA.key(parts.toArray(String[]::new));
+            entities.add(parts);
+            keys.add(wire(key));
+            children.add(wire(SCHEMA.child(key, pick(vocabulary, 1, random).get(0))));
+        }
+        List<byte[]> foreign = List.of(wire(KeySchema.of("cache.productx").key("a")),
+                wire(KeySchema.of("cache").key("product", "a")), wire("cache.product:a"));
+        for (int i = 0; i < 300; i++) {
+            List<String> prefix = pick(vocabulary, random.nextInt(3), random);
+            byte[] pattern = wire(SCHEMA.pattern(prefix.toArray(String[]::new)));
+            for (int e = 0; e < entities.size(); e++) {
+                List<String> parts = entities.get(e);
+                boolean expected = parts.size() >= prefix.size() && parts.subList(0, prefix.size()).equals(prefix);
+                assertThat(RedisGlob.matches(pattern, keys.get(e))).as("%s ~ %s", prefix, parts).isEqualTo(expected);
+                assertThat(RedisGlob.matches(pattern, children.get(e))).as("%s ~ %s:child", prefix, parts)
+                        .isEqualTo(expected);
+            }
+            foreign.forEach(key -> assertThat(RedisGlob.matches(pattern, key)).isFalse());
+        }
+    }
+
+    static void check(boolean holds, String input, Supplier<String> problem) {
+        if (!holds) {
+            fail(problem.get() + ": " + input + " " + input.chars().mapToObj(Integer::toHexString).toList());
+        }
+    }
+
+    static boolean noGlobOrTag(byte[] bytes) {
+        for (byte b : bytes) {
+            if (GLOB_AND_TAG.indexOf(b) >= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Few strings, many of them awkward, so that random picks share prefixes. */
+    static List<String> vocabulary(Random random) {
+        List<String> words = new ArrayList<>(List.of("", "a", "ab", "?", "*", "%", "%25", ":", "a:b", "{", "}", "[",
+                "]", "\\", " ", "\n", "\uD800", "\uDC00", "\uD83D", "\uDE00", "\uD83D\uDE00", "\uFFFD", "é", "日"));
+        for (int i = 0; i < 16; i++) {
+            words.add(randomString(random));
+        }
+        return words;
+    }
+
+    static List<String> pick(List<String> vocabulary, int count, Random random) {
+        List<String> picked = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            picked.add(vocabulary.get(random.nextInt(vocabulary.size())));
+        }
+        return picked;
+    }
+
+    /** 0 to 8 characters: ASCII specials, controls, letters of the BMP and beyond, and lone surrogates. */
+    static String randomString(Random random) {
+        StringBuilder sb = new StringBuilder();
+        for (int n = random.nextInt(9); n > 0; n--) {
+            switch (random.nextInt(8)) {
+                case 0, 1 -> sb.append(ASCII_SPECIALS.charAt(random.nextInt(ASCII_SPECIALS.length())));
+                case 2 -> sb.append((char) (random.nextBoolean() ? random.nextInt(0x20) : 0x7F));
+                case 3 -> sb.append((char) ('a' + random.nextInt(26)));
+                case 4 -> sb.append("éж日\uFFFD\u0080\u00A0".charAt(random.nextInt(6)));
+                case 5 -> sb.appendCodePoint(0x1F600 + random.nextInt(0x50));
+                case 6 -> sb.append((char) (0xD800 + random.nextInt(0x400)));
+                default -> sb.append((char) (0xDC00 + random.nextInt(0x400)));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** UTF-8 that fails on a lone surrogate, where Java and Lettuce would quietly write '?'. */
+    static byte[] strictUtf8(String s) {
+        try {
+            var buffer = StandardCharsets.UTF_8.newEncoder().encode(CharBuffer.wrap(s));
+            byte[] bytes = new byte[buffer.remaining()];
+            buffer.get(bytes);
+            return bytes;
+        } catch (CharacterCodingException e) {
+            throw new AssertionError("not valid UTF-16: " + s.chars().mapToObj(Integer::toHexString).toList(), e);
+        }
+    }
+}
