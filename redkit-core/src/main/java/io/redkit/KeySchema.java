@@ -20,20 +20,11 @@ import java.util.Optional;
  */
 public final class KeySchema {
 
-    private static final String SPECIAL = "%{}:*?[]\\";
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    /** ASCII characters that are escaped: controls, space, DEL and {@link #SPECIAL}; a table, as every key pays it. */
-    private static final boolean[] ESCAPED = new boolean[128];
-
-    static {
-        for (char c = 0; c <= ' '; c++) {
-            ESCAPED[c] = true;
-        }
-        ESCAPED[0x7F] = true;
-        for (char c : SPECIAL.toCharArray()) {
-            ESCAPED[c] = true;
-        }
-    }
+    /** ASCII escaped in a key part: controls, DEL, space and {@code % { } : * ? [ ] \}; a table, as every key pays it. */
+    private static final boolean[] PART_ESCAPES = escapes(" %{}:*?[]\\");
+    /** ASCII escaped in a name ({@link #nameKey}): as in a part, but for {@code :} and space. */
+    private static final boolean[] NAME_ESCAPES = escapes("%{}*?[]\\");
 
     private final String namespace;
 
@@ -72,8 +63,43 @@ public final class KeySchema {
     public String child(String key, String suffix) {
         requireOwn(key);
         StringBuilder sb = new StringBuilder(key.length() + 8).append(key).append(':');
-        escapeInto(sb, suffix);
+        escapeInto(sb, suffix, PART_ESCAPES);
         return sb.toString();
+    }
+
+    /**
+     * The key of an entity whose whole name is its identity, such as a lock: {@code namespace:{name}}. Inside the
+     * tag only what would break it, a {@code SCAN MATCH} pattern or the escaping is escaped: {@code { } * ? [ ] \ %},
+     * lone surrogates (as in {@link #escape}), and ASCII control characters, which break nothing in Redis but
+     * should not reach logs and {@code redis-cli} raw. {@code :}, space and everything else stay, so
+     * {@code nameKey("job:42")} is {@code lock:{job:42}}, the key a Go or Node service takes with
+     * {@code SET lock:{job:42} owner NX PX ttl}. A name holding {@code %} or another escaped character is stored
+     * escaped ({@code a*b} as {@code lock:{a%2Ab}}) and so differs from a naive client's key.
+     *
+     * <p>Distinct names give distinct keys, {@link #unescape} of the tag gives the name back, and the empty name is
+     * {@code namespace:{%}}. Use either {@code key} or {@code nameKey} in one namespace, not both:
+     * {@code nameKey("a:b")} is {@code key("a", "b")}.
+     */
+    public String nameKey(String name) {
+        StringBuilder sb = new StringBuilder(namespace.length() + 24).append(namespace).append(":{");
+        escapeInto(sb, name, NAME_ESCAPES);
+        return sb.append('}').toString();
+    }
+
+    /**
+     * A {@code SCAN MATCH} pattern for the {@link #nameKey} of every name that starts with {@code prefix}, and for
+     * their children. A prefix counts code points, a lone surrogate as one: U+D83D matches a name in which
+     * that half stands alone, not one where it begins a pair. The empty prefix matches the whole namespace.
+     */
+    public String namePattern(String prefix) {
+        if (prefix == null) {
+            throw new IllegalArgumentException("a name prefix must not be null (use \"\" for all names)");
+        }
+        StringBuilder sb = new StringBuilder(namespace).append(":{");
+        if (!prefix.isEmpty()) {
+            escapeInto(sb, prefix, NAME_ESCAPES);
+        }
+        return sb.append('*').toString();
     }
 
     /**
@@ -114,7 +140,7 @@ public final class KeySchema {
     /** Escapes one part (see the class comment). */
     public static String escape(String part) {
         StringBuilder sb = new StringBuilder(part == null ? 1 : part.length() + 4);
-        escapeInto(sb, part);
+        escapeInto(sb, part, PART_ESCAPES);
         return sb.toString();
     }
 
@@ -156,11 +182,11 @@ public final class KeySchema {
             if (i > 0) {
                 sb.append(':');
             }
-            escapeInto(sb, parts[i]);
+            escapeInto(sb, parts[i], PART_ESCAPES);
         }
     }
 
-    private static void escapeInto(StringBuilder sb, String part) {
+    private static void escapeInto(StringBuilder sb, String part, boolean[] escapes) {
         if (part == null) {
             throw new IllegalArgumentException("a key part must not be null");
         }
@@ -169,14 +195,14 @@ public final class KeySchema {
             return;
         }
         int first = 0;
-        while (first < part.length() && plain(part.charAt(first))) {
+        while (first < part.length() && plain(part.charAt(first), escapes)) {
             first++;
         }
         // Most parts (ids) need no escaping: one bulk append instead of one per character.
         sb.append(part, 0, first);
         for (int i = first; i < part.length(); i++) {
             char c = part.charAt(i);
-            if (c < 128 && ESCAPED[c]) {
+            if (c < 128 && escapes[c]) {
                 appendHex(sb, c);
             } else if (Character.isHighSurrogate(c) && i + 1 < part.length()
                     && Character.isLowSurrogate(part.charAt(i + 1))) {
@@ -192,8 +218,20 @@ public final class KeySchema {
         }
     }
 
-    private static boolean plain(char c) {
-        return c < 128 ? !ESCAPED[c] : !Character.isSurrogate(c);
+    private static boolean plain(char c, boolean[] escapes) {
+        return c < 128 ? !escapes[c] : !Character.isSurrogate(c);
+    }
+
+    private static boolean[] escapes(String specials) {
+        boolean[] table = new boolean[128];
+        for (char c = 0; c < ' '; c++) {
+            table[c] = true;
+        }
+        table[0x7F] = true;
+        for (char c : specials.toCharArray()) {
+            table[c] = true;
+        }
+        return table;
     }
 
     private static void appendHex(StringBuilder sb, int b) {

@@ -82,12 +82,76 @@ class KeySchemaPropertyTest {
             for (int e = 0; e < entities.size(); e++) {
                 List<String> parts = entities.get(e);
                 boolean expected = parts.size() >= prefix.size() && parts.subList(0, prefix.size()).equals(prefix);
-                assertThat(RedisGlob.matches(pattern, keys.get(e))).as("%s ~ %s", prefix, parts).isEqualTo(expected);
-                assertThat(RedisGlob.matches(pattern, children.get(e))).as("%s ~ %s:child", prefix, parts)
-                        .isEqualTo(expected);
+                check(RedisGlob.matches(pattern, keys.get(e)) == expected, parts.toString(),
+                        () -> (expected ? "not matched by " : "matched by ") + prefix);
+                check(RedisGlob.matches(pattern, children.get(e)) == expected, parts.toString(),
+                        () -> "child " + (expected ? "not matched by " : "matched by ") + prefix);
             }
             foreign.forEach(key -> assertThat(RedisGlob.matches(pattern, key)).isFalse());
         }
+    }
+
+    @Test
+    void distinctNamesGiveDistinctKeyBytesWithTheEscapedNameAsHashTag() {
+        Random random = new Random(15);
+        Map<String, String> nameByKey = new HashMap<>();
+        for (int i = 0; i < RUNS; i++) {
+            String name = randomString(random) + (random.nextBoolean() ? ":" + randomString(random) : "");
+            String key = SCHEMA.nameKey(name);
+            byte[] bytes = strictUtf8(key);
+            String before = nameByKey.putIfAbsent(new String(bytes, StandardCharsets.ISO_8859_1), name);
+            String tag = new String(hashTag(bytes), StandardCharsets.UTF_8);
+            check(before == null || before.equals(name), key, () -> "also the key of " + before);
+            check(Arrays.equals(wire(key), bytes), key, () -> "Lettuce sends other bytes");
+            check(key.equals("cache.product:{" + tag + "}"), key, () -> "the tag is not the whole name");
+            check(noGlobOrTag(hashTag(bytes)), key, () -> "a glob or tag character in the hash tag");
+            check(KeySchema.unescape(tag).equals(name), name, () -> "does not round-trip");
+            check(!plainName(name) || tag.equals(name), name, () -> "a plain name is escaped: " + tag);
+            byte[] childTag = hashTag(wire(SCHEMA.child(key, randomString(random))));
+            check(Arrays.equals(childTag, hashTag(bytes)), key, () -> "a child leaves the slot");
+        }
+    }
+
+    @Test
+    void aNamePatternMatchesExactlyTheNamesThatStartWithThePrefix() {
+        Random random = new Random(16);
+        List<String> vocabulary = vocabulary(random);
+        List<String> names = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> children = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) {
+            String name = String.join("", pick(vocabulary, 1 + random.nextInt(3), random));
+            names.add(name);
+            keys.add(wire(SCHEMA.nameKey(name)));
+            children.add(wire(SCHEMA.child(SCHEMA.nameKey(name), "fence")));
+        }
+        for (int i = 0; i < 300; i++) {
+            String some = names.get(random.nextInt(names.size()));
+            String prefix = random.nextBoolean() ? some.substring(0, random.nextInt(some.length() + 1))
+                    : String.join("", pick(vocabulary, random.nextInt(3), random));
+            byte[] pattern = wire(SCHEMA.namePattern(prefix));
+            for (int n = 0; n < names.size(); n++) {
+                boolean expected = startsWithCodePoints(names.get(n), prefix);
+                check(RedisGlob.matches(pattern, keys.get(n)) == expected, names.get(n),
+                        () -> (expected ? "not matched by " : "matched by ") + prefix);
+                check(RedisGlob.matches(pattern, children.get(n)) == expected, names.get(n),
+                        () -> "child " + (expected ? "not matched by " : "matched by ") + prefix);
+            }
+            assertThat(RedisGlob.matches(pattern, wire(KeySchema.of("cache.productx").nameKey(prefix)))).isFalse();
+        }
+    }
+
+    /** A prefix that does not cut a surrogate pair in two: a lone surrogate is one character of its own. */
+    private static boolean startsWithCodePoints(String name, String prefix) {
+        return name.startsWith(prefix) && !(!prefix.isEmpty() && name.length() > prefix.length()
+                && Character.isHighSurrogate(prefix.charAt(prefix.length() - 1))
+                && Character.isLowSurrogate(name.charAt(prefix.length())));
+    }
+
+    /** A name that nameKey leaves as it is: no tag, glob or escape character, no control, no lone surrogate. */
+    private static boolean plainName(String name) {
+        return !name.isEmpty() && name.codePoints().noneMatch(c -> c < 0x20 || c == 0x7F
+                || Character.isSurrogate((char) c) && c <= 0xFFFF || (GLOB_AND_TAG + "%").indexOf(c) >= 0);
     }
 
     static void check(boolean holds, String input, Supplier<String> problem) {

@@ -97,6 +97,44 @@ class KeySchemaTest {
     }
 
     @Test
+    void lockNameKeepsItsColonsSoAnotherClientsKeyIsTheSame() {
+        assertThat(locks.nameKey("job:42")).isEqualTo("lock:{job:42}");
+        assertThat(locks.nameKey("orders:eu-west:nightly report")).isEqualTo("lock:{orders:eu-west:nightly report}");
+        assertThat(locks.nameKey("заказ:№7 😀")).isEqualTo("lock:{заказ:№7 😀}");
+        assertThat(locks.child(locks.nameKey("job:42"), "fence")).isEqualTo("lock:{job:42}:fence");
+        assertThat(SlotHash.getSlot(locks.child(locks.nameKey("job:42"), "fence")))
+                .isEqualTo(SlotHash.getSlot(locks.nameKey("job:42"))).isEqualTo(SlotHash.getSlot("job:42"));
+    }
+
+    @Test
+    void nameKeyEscapesOnlyWhatBreaksTheTagAPatternOrTheEscaping() {
+        assertThat(locks.nameKey("a{b}*?[c]\\d%e")).isEqualTo("lock:{a%7Bb%7D%2A%3F%5Bc%5D%5Cd%25e}");
+        assertThat(locks.nameKey("line\nbreak\u007F")).isEqualTo("lock:{line%0Abreak%7F}");
+        assertThat(locks.nameKey("\uD800:\uDC00")).isEqualTo("lock:{%ED%A0%80:%ED%B0%80}");
+        assertThat(locks.nameKey("")).isEqualTo("lock:{%}");
+        assertThat(locks.nameKey("%")).isEqualTo("lock:{%25}");
+        assertThat(KeySchema.unescape("a%7Bb%7D%2A%3F%5Bc%5D%5Cd%25e")).isEqualTo("a{b}*?[c]\\d%e");
+        assertThatThrownBy(() -> locks.nameKey(null)).hasMessageContaining("null");
+    }
+
+    @Test
+    void namePatternMatchesTheNamesWithThatPrefixAndTheirChildren() {
+        String pattern = locks.namePattern("job:4");
+        assertThat(pattern).isEqualTo("lock:{job:4*");
+        assertThat(matches(pattern, locks.nameKey("job:4"))).isTrue();
+        assertThat(matches(pattern, locks.nameKey("job:42"))).isTrue();
+        assertThat(matches(pattern, locks.child(locks.nameKey("job:42"), "fence"))).isTrue();
+        assertThat(matches(pattern, locks.nameKey("job:5"))).isFalse();
+        assertThat(matches(pattern, locks.nameKey("job"))).isFalse();
+        assertThat(matches(locks.namePattern("a*"), locks.nameKey("a*b"))).isTrue();
+        assertThat(matches(locks.namePattern("a*"), locks.nameKey("ab"))).isFalse();
+        assertThat(matches(locks.namePattern("\uD83D"), locks.nameKey("\uD83D\uDE00"))).isFalse();
+        assertThat(matches(locks.namePattern("\uD83D"), locks.nameKey("\uD83Dx"))).isTrue();
+        assertThat(locks.namePattern("")).isEqualTo("lock:{*");
+        assertThat(matches(locks.namePattern(""), locks.nameKey(""))).isTrue();
+    }
+
+    @Test
     void badNamespacesAndForeignKeysAreRefused() {
         assertThatThrownBy(() -> KeySchema.of("has:colon")).hasMessageContaining("namespace");
         assertThatThrownBy(() -> KeySchema.of("")).hasMessageContaining("namespace");
