@@ -21,7 +21,7 @@ import java.util.Optional;
 public final class KeySchema {
 
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    /** ASCII escaped in a key part: controls, DEL, space and {@code % { } : * ? [ ] \}; a table, as every key pays it. */
+    /** ASCII escaped in a key part: controls, DEL, space, {@code % { } : * ? [ ] \}; a table, as every key pays it. */
     private static final boolean[] PART_ESCAPES = escapes(" %{}:*?[]\\");
     /** ASCII escaped in a name ({@link #nameKey}): as in a part, but for {@code :} and space. */
     private static final boolean[] NAME_ESCAPES = escapes("%{}*?[]\\");

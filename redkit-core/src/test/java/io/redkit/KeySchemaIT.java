@@ -43,12 +43,11 @@ class KeySchemaIT {
     void aRawSetNxPxContenderHoldsTheSameKeyAsNameKey() {
         // A Go or Node service taking the README's lock:{name} by hand.
         assertThat(redis.server().command("SET", "lock:{job:42}", "go-owner", "NX", "PX", "10000")).isEqualTo("OK");
-        assertThat(redkit.commands().setIfAbsent(locks.nameKey("job:42"), bytes("redkit-owner"), Duration.ofSeconds(10)))
-                .isFalse();
-        assertThat(redkit.commands().getString(locks.nameKey("job:42"))).contains("go-owner");
+        RedisOps ops = redkit.commands();
+        assertThat(ops.setIfAbsent(locks.nameKey("job:42"), bytes("redkit-owner"), Duration.ofSeconds(10))).isFalse();
+        assertThat(ops.getString(locks.nameKey("job:42"))).contains("go-owner");
 
-        assertThat(redkit.commands().setIfAbsent(locks.nameKey("job:43"), bytes("redkit-owner"), Duration.ofSeconds(10)))
-                .isTrue();
+        assertThat(ops.setIfAbsent(locks.nameKey("job:43"), bytes("redkit-owner"), Duration.ofSeconds(10))).isTrue();
         assertThat(redis.server().command("SET", "lock:{job:43}", "go-owner", "NX", "PX", "10000")).isNull();
     }
 
