@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -43,20 +44,14 @@ class KeySchemaPropertyTest {
             }
             String key = SCHEMA.key(parts.toArray(String[]::new));
             byte[] bytes = strictUtf8(key);
-            List<String> before = partsByKey.putIfAbsent(new String(bytes, StandardCharsets.ISO_8859_1), parts);
+            checkDistinctOnTheWire(partsByKey, parts, key, bytes, random);
             String escaped = parts.stream().map(KeySchema::escape).collect(Collectors.joining(":"));
-            // Plain checks, and AssertJ only to report: 200,000 rounds of fluent assertions take seconds.
-            check(before == null || before.equals(parts), key, () -> "also the key of " + before);
-            check(Arrays.equals(wire(key), bytes), key, () -> "Lettuce sends other bytes");
             check(Arrays.equals(hashTag(bytes), strictUtf8(escaped)), key, () -> "hash tag is not " + escaped);
-            check(noGlobOrTag(hashTag(bytes)), key, () -> "a glob or tag character in the hash tag");
             check(SCHEMA.parts(key).equals(Optional.of(parts)), key, () -> "parts are " + SCHEMA.parts(key));
             for (String part : parts) {
                 check(KeySchema.unescape(KeySchema.escape(part)).equals(part), part, () -> "does not round-trip");
                 check(KeySchema.escape(part).indexOf(':') < 0, part, () -> "escapes to a ':'");
             }
-            byte[] childTag = hashTag(wire(SCHEMA.child(key, randomString(random))));
-            check(Arrays.equals(childTag, hashTag(bytes)), key, () -> "a child leaves the slot");
         }
     }
 
@@ -64,30 +59,20 @@ class KeySchemaPropertyTest {
     void aPatternMatchesExactlyTheKeysWhoseLeadingPartsItNames() {
         Random random = new Random(13);
         List<String> vocabulary = vocabulary(random);
-        List<List<String>> entities = new ArrayList<>();
-        List<byte[]> keys = new ArrayList<>();
-        List<byte[]> children = new ArrayList<>();
+        List<Stored<List<String>>> entities = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {
             List<String> parts = pick(vocabulary, 1 + random.nextInt(3), random);
             String key = SCHEMA.key(parts.toArray(String[]::new));
-            entities.add(parts);
-            keys.add(wire(key));
-            children.add(wire(SCHEMA.child(key, pick(vocabulary, 1, random).get(0))));
+            entities.add(Stored.of(parts, key, pick(vocabulary, 1, random).get(0)));
         }
-        List<byte[]> foreign = List.of(wire(KeySchema.of("cache.productx").key("a")),
-                wire(KeySchema.of("cache").key("product", "a")), wire("cache.product:a"));
+        List<String> foreign = List.of(KeySchema.of("cache.productx").key("a"),
+                KeySchema.of("cache").key("product", "a"), "cache.product:a");
         for (int i = 0; i < 300; i++) {
             List<String> prefix = pick(vocabulary, random.nextInt(3), random);
-            byte[] pattern = wire(SCHEMA.pattern(prefix.toArray(String[]::new)));
-            for (int e = 0; e < entities.size(); e++) {
-                List<String> parts = entities.get(e);
-                boolean expected = parts.size() >= prefix.size() && parts.subList(0, prefix.size()).equals(prefix);
-                check(RedisGlob.matches(pattern, keys.get(e)) == expected, parts.toString(),
-                        () -> (expected ? "not matched by " : "matched by ") + prefix);
-                check(RedisGlob.matches(pattern, children.get(e)) == expected, parts.toString(),
-                        () -> "child " + (expected ? "not matched by " : "matched by ") + prefix);
-            }
-            foreign.forEach(key -> assertThat(RedisGlob.matches(pattern, key)).isFalse());
+            String pattern = SCHEMA.pattern(prefix.toArray(String[]::new));
+            checkSelects(pattern, prefix, entities,
+                    parts -> parts.size() >= prefix.size() && parts.subList(0, prefix.size()).equals(prefix));
+            foreign.forEach(key -> assertThat(RedisGlob.matches(wire(pattern), wire(key))).isFalse());
         }
     }
 
@@ -99,16 +84,11 @@ class KeySchemaPropertyTest {
             String name = randomString(random) + (random.nextBoolean() ? ":" + randomString(random) : "");
             String key = SCHEMA.nameKey(name);
             byte[] bytes = strictUtf8(key);
-            String before = nameByKey.putIfAbsent(new String(bytes, StandardCharsets.ISO_8859_1), name);
+            checkDistinctOnTheWire(nameByKey, name, key, bytes, random);
             String tag = new String(hashTag(bytes), StandardCharsets.UTF_8);
-            check(before == null || before.equals(name), key, () -> "also the key of " + before);
-            check(Arrays.equals(wire(key), bytes), key, () -> "Lettuce sends other bytes");
             check(key.equals("cache.product:{" + tag + "}"), key, () -> "the tag is not the whole name");
-            check(noGlobOrTag(hashTag(bytes)), key, () -> "a glob or tag character in the hash tag");
             check(KeySchema.unescape(tag).equals(name), name, () -> "does not round-trip");
             check(!plainName(name) || tag.equals(name), name, () -> "a plain name is escaped: " + tag);
-            byte[] childTag = hashTag(wire(SCHEMA.child(key, randomString(random))));
-            check(Arrays.equals(childTag, hashTag(bytes)), key, () -> "a child leaves the slot");
         }
     }
 
@@ -116,29 +96,49 @@ class KeySchemaPropertyTest {
     void aNamePatternMatchesExactlyTheNamesThatStartWithThePrefix() {
         Random random = new Random(16);
         List<String> vocabulary = vocabulary(random);
-        List<String> names = new ArrayList<>();
-        List<byte[]> keys = new ArrayList<>();
-        List<byte[]> children = new ArrayList<>();
+        List<Stored<String>> names = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {
             String name = String.join("", pick(vocabulary, 1 + random.nextInt(3), random));
-            names.add(name);
-            keys.add(wire(SCHEMA.nameKey(name)));
-            children.add(wire(SCHEMA.child(SCHEMA.nameKey(name), "fence")));
+            names.add(Stored.of(name, SCHEMA.nameKey(name), "fence"));
         }
         for (int i = 0; i < 300; i++) {
-            String some = names.get(random.nextInt(names.size()));
+            String some = names.get(random.nextInt(names.size())).input();
             String prefix = random.nextBoolean() ? some.substring(0, random.nextInt(some.length() + 1))
                     : String.join("", pick(vocabulary, random.nextInt(3), random));
-            byte[] pattern = wire(SCHEMA.namePattern(prefix));
-            for (int n = 0; n < names.size(); n++) {
-                boolean expected = startsWithCodePoints(names.get(n), prefix);
-                check(RedisGlob.matches(pattern, keys.get(n)) == expected, names.get(n),
-                        () -> (expected ? "not matched by " : "matched by ") + prefix);
-                check(RedisGlob.matches(pattern, children.get(n)) == expected, names.get(n),
-                        () -> "child " + (expected ? "not matched by " : "matched by ") + prefix);
-            }
-            assertThat(RedisGlob.matches(pattern, wire(KeySchema.of("cache.productx").nameKey(prefix)))).isFalse();
+            String pattern = SCHEMA.namePattern(prefix);
+            checkSelects(pattern, prefix, names, name -> startsWithCodePoints(name, prefix));
+            String foreign = KeySchema.of("cache.productx").nameKey(prefix);
+            assertThat(RedisGlob.matches(wire(pattern), wire(foreign))).isFalse();
         }
+    }
+
+    /** An input with its key and one child of it, as the bytes Redis receives. */
+    private record Stored<T>(T input, byte[] key, byte[] child) {
+        static <T> Stored<T> of(T input, String key, String childSuffix) {
+            return new Stored<>(input, wire(key), wire(SCHEMA.child(key, childSuffix)));
+        }
+    }
+
+    /** The pattern selects each key, and its child, exactly when {@code selected} holds for its input. */
+    private static <T> void checkSelects(String pattern, Object prefix, List<Stored<T>> stored, Predicate<T> selected) {
+        byte[] glob = wire(pattern);
+        for (Stored<T> s : stored) {
+            boolean expected = selected.test(s.input());
+            check(RedisGlob.matches(glob, s.key()) == expected && RedisGlob.matches(glob, s.child()) == expected,
+                    String.valueOf(s.input()), () -> "key or child " + (expected ? "not " : "") + "matched: " + prefix);
+        }
+    }
+
+    /** No other input had these key bytes; Lettuce sends them; no glob or tag byte in the tag; a child shares it. */
+    private static <T> void checkDistinctOnTheWire(Map<String, T> seen, T input, String key, byte[] bytes,
+            Random random) {
+        T before = seen.putIfAbsent(new String(bytes, StandardCharsets.ISO_8859_1), input);
+        // Plain checks, and AssertJ only to report: 200,000 rounds of fluent assertions take seconds.
+        check(before == null || before.equals(input), key, () -> "also the key of " + before);
+        check(Arrays.equals(wire(key), bytes), key, () -> "Lettuce sends other bytes");
+        check(noGlobOrTag(hashTag(bytes)), key, () -> "a glob or tag character in the hash tag");
+        byte[] childTag = hashTag(wire(SCHEMA.child(key, randomString(random))));
+        check(Arrays.equals(childTag, hashTag(bytes)), key, () -> "a child leaves the slot");
     }
 
     /** A prefix that does not cut a surrogate pair in two: a lone surrogate is one character of its own. */
