@@ -221,10 +221,37 @@ public final class RedkitConfig {
             clock = c.clock;
         }
 
-        /** Takes topology, endpoints, TLS, credentials, database and the URL's parameters from {@code url}. */
+        /**
+         * Takes topology, endpoints, TLS, credentials, database and the URL's parameters from {@code url}. Every
+         * problem, a setter's own check included, is a {@link RedisUrlException} that never shows the password;
+         * a refused URL leaves this builder as it was.
+         */
         public Builder url(String url) {
             RedisUrl parsed = RedisUrl.parse(url);
-            String masked = RedisUrl.mask(url);
+            try {
+                return apply(parsed, RedisUrl.mask(url));
+            } catch (RedisUrlException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                throw RedisUrl.invalid(url, e);
+            }
+        }
+
+        private Builder apply(RedisUrl parsed, String masked) {
+            Map<String, String> q = parsed.query();
+            if (!parsed.tls() && (q.containsKey("verifyPeer") || q.containsKey("cacert"))) {
+                throw new RedisUrlException("verifyPeer/cacert need TLS: use rediss://", masked);
+            }
+            // Every value is checked before anything is set.
+            CommandProfile request = !q.containsKey("timeout") ? requestProfile : requestProfile.withTimeout(
+                    RedisUrl.parseDuration("timeout", q.get("timeout"), RedisUrl.MAX_TIMEOUT, masked));
+            Duration connect = !q.containsKey("connectTimeout") ? connectTimeout : RedisUrl.parseDuration(
+                    "connectTimeout", q.get("connectTimeout"), RedisUrl.MAX_CONNECT_TIMEOUT, masked);
+            TlsVerify verify = q.containsKey("verifyPeer") ? verifyPeer(q.get("verifyPeer"), masked) : tlsVerify;
+            Path ca = q.containsKey("cacert") ? caCertificate(q.get("cacert"), masked) : caCertificate;
+            if (q.containsKey("name")) {
+                name(q.get("name"));
+            }
             topology = parsed.topology();
             endpoints = parsed.endpoints();
             tls = parsed.tls();
@@ -232,34 +259,28 @@ public final class RedkitConfig {
             password = parsed.password();
             database = parsed.database();
             sentinelMasterId = parsed.sentinelMasterId();
-            Map<String, String> q = parsed.query();
-            if (q.containsKey("timeout")) {
-                requestProfile = requestProfile.withTimeout(RedisUrl.parseDuration("timeout", q.get("timeout"), masked));
-            }
-            if (q.containsKey("connectTimeout")) {
-                connectTimeout = RedisUrl.parseDuration("connectTimeout", q.get("connectTimeout"), masked);
-            }
-            if (q.containsKey("clientName")) {
-                clientName = q.get("clientName");
-            }
-            if (q.containsKey("name")) {
-                name(q.get("name"));
-            }
-            if (q.containsKey("verifyPeer")) {
-                try {
-                    tlsVerify = TlsVerify.valueOf(q.get("verifyPeer").toUpperCase(java.util.Locale.ROOT));
-                } catch (IllegalArgumentException e) {
-                    throw new RedisUrlException("verifyPeer=" + q.get("verifyPeer")
-                            + " is not one of FULL, CA, NONE", masked);
-                }
-            }
-            if (q.containsKey("cacert")) {
-                caCertificate = Path.of(q.get("cacert"));
-            }
-            if (!tls && (q.containsKey("verifyPeer") || q.containsKey("cacert"))) {
-                throw new RedisUrlException("verifyPeer/cacert need TLS: use rediss://", masked);
-            }
+            requestProfile = request;
+            connectTimeout = connect;
+            tlsVerify = verify;
+            caCertificate = ca;
+            clientName = q.getOrDefault("clientName", clientName);
             return this;
+        }
+
+        private static TlsVerify verifyPeer(String value, String masked) {
+            try {
+                return TlsVerify.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new RedisUrlException("verifyPeer=" + value + " is not one of FULL, CA, NONE", masked);
+            }
+        }
+
+        private static Path caCertificate(String value, String masked) {
+            try {
+                return Path.of(value);
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new RedisUrlException("cacert is not a usable path (" + e.getReason() + ")", masked);
+            }
         }
 
         /** The name that tags this client's meters ({@value RedkitConfig#DEFAULT_NAME} by default). */

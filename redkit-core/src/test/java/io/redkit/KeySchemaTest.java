@@ -3,8 +3,8 @@ package io.redkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,7 +27,8 @@ class KeySchemaTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"{x}", "a}b{c", "}", "{", "{}", "42:fence", "*", "a?b", "[abc]", "back\\slash",
-        "line\nbreak", "tab\t", " ", "", "%", "%25", "заказ-№7", "日本", "emoji😀", "a:b:c"})
+        "line\nbreak", "tab\t", " ", "", "%", "%25", "заказ-№7", "日本", "emoji😀", "a:b:c",
+        "\uD800", "a\uDC00b", "\uDE00\uD83D", "%ED%A0%80"})
     void userPartsCannotMoveTheSlotOrBreakTheShape(String part) {
         String key = locks.key("job", part);
         String child = locks.child(key, part);
@@ -55,15 +56,82 @@ class KeySchemaTest {
     void globCharactersInPartsMatchOnlyThemselves() {
         String pattern = locks.pattern("job", "*");
         assertThat(pattern).isEqualTo("lock:{job:%2A[}:]*");
-        Pattern regex = globToRegex(pattern);
-        assertThat(regex.matcher(locks.key("job", "*")).matches()).isTrue();
-        assertThat(regex.matcher(locks.child(locks.key("job", "*"), "fence")).matches()).isTrue();
-        assertThat(regex.matcher(locks.key("job", "*", "more")).matches()).isTrue();
-        assertThat(regex.matcher(locks.key("job", "42")).matches()).isFalse();
-        assertThat(regex.matcher(locks.key("job", "*x")).matches()).isFalse();
-        Pattern all = globToRegex(locks.pattern());
-        assertThat(all.matcher(locks.key("anything")).matches()).isTrue();
-        assertThat(all.matcher(KeySchema.of("locks").key("anything")).matches()).isFalse();
+        assertThat(matches(pattern, locks.key("job", "*"))).isTrue();
+        assertThat(matches(pattern, locks.child(locks.key("job", "*"), "fence"))).isTrue();
+        assertThat(matches(pattern, locks.key("job", "*", "more"))).isTrue();
+        assertThat(matches(pattern, locks.key("job", "42"))).isFalse();
+        assertThat(matches(pattern, locks.key("job", "*x"))).isFalse();
+        assertThat(matches(locks.pattern(), locks.key("anything"))).isTrue();
+        assertThat(matches(locks.pattern(), KeySchema.of("locks").key("anything"))).isFalse();
+    }
+
+    @Test
+    void loneSurrogatesAreEscapedInsteadOfSentAsQuestionMarks() {
+        assertThat(locks.key("\uD800")).isEqualTo("lock:{%ED%A0%80}");
+        assertThat(locks.key("a\uDFFFb")).isEqualTo("lock:{a%ED%BF%BFb}");
+        assertThat(locks.key("\uD83D\uDE00")).isEqualTo("lock:{\uD83D\uDE00}");
+        List<String> keys = List.of(locks.key("\uD800"), locks.key("\uDC00"), locks.key("?"), locks.key("%3F"),
+                locks.key("\uFFFD"), locks.key("\uDE00\uD83D"), locks.key("\uD83D\uDE00"));
+        assertThat(keys.stream().map(k -> new String(RedisGlob.wire(k), StandardCharsets.ISO_8859_1)))
+                .doesNotHaveDuplicates();
+        assertThat(KeySchema.unescape("%ED%A0%80")).isEqualTo("\uD800");
+        assertThat(KeySchema.unescape(KeySchema.escape("\uDE00\uD83D"))).isEqualTo("\uDE00\uD83D");
+    }
+
+    @Test
+    void invalidatingByALoneSurrogatePrefixReachesNoOtherEntity() {
+        String pattern = locks.pattern("\uD800");
+        assertThat(matches(pattern, locks.key("\uD800"))).isTrue();
+        assertThat(matches(pattern, locks.key("\uD800", "x"))).isTrue();
+        for (String other : List.of("a", "?", "\uDC00", "\uD801", "\uFFFD", "ab")) {
+            assertThat(matches(pattern, locks.key(other))).as(other).isFalse();
+        }
+    }
+
+    @Test
+    void escapedFormsOtherThanAsciiAndLoneSurrogatesAreRefused() {
+        assertThatThrownBy(() -> KeySchema.unescape("%C3%A9")).hasMessageContaining("not an escaped key part");
+        assertThatThrownBy(() -> KeySchema.unescape("%ED%A0")).hasMessageContaining("not an escaped key part");
+        assertThatThrownBy(() -> KeySchema.unescape("%2")).hasMessageContaining("not an escaped key part");
+        assertThat(locks.parts("lock:{%ZZ}")).isEmpty();
+    }
+
+    @Test
+    void lockNameKeepsItsColonsSoAnotherClientsKeyIsTheSame() {
+        assertThat(locks.nameKey("job:42")).isEqualTo("lock:{job:42}");
+        assertThat(locks.nameKey("orders:eu-west:nightly report")).isEqualTo("lock:{orders:eu-west:nightly report}");
+        assertThat(locks.nameKey("заказ:№7 😀")).isEqualTo("lock:{заказ:№7 😀}");
+        assertThat(locks.child(locks.nameKey("job:42"), "fence")).isEqualTo("lock:{job:42}:fence");
+        assertThat(SlotHash.getSlot(locks.child(locks.nameKey("job:42"), "fence")))
+                .isEqualTo(SlotHash.getSlot(locks.nameKey("job:42"))).isEqualTo(SlotHash.getSlot("job:42"));
+    }
+
+    @Test
+    void nameKeyEscapesOnlyWhatBreaksTheTagAPatternOrTheEscaping() {
+        assertThat(locks.nameKey("a{b}*?[c]\\d%e")).isEqualTo("lock:{a%7Bb%7D%2A%3F%5Bc%5D%5Cd%25e}");
+        assertThat(locks.nameKey("line\nbreak\u007F")).isEqualTo("lock:{line%0Abreak%7F}");
+        assertThat(locks.nameKey("\uD800:\uDC00")).isEqualTo("lock:{%ED%A0%80:%ED%B0%80}");
+        assertThat(locks.nameKey("")).isEqualTo("lock:{%}");
+        assertThat(locks.nameKey("%")).isEqualTo("lock:{%25}");
+        assertThat(KeySchema.unescape("a%7Bb%7D%2A%3F%5Bc%5D%5Cd%25e")).isEqualTo("a{b}*?[c]\\d%e");
+        assertThatThrownBy(() -> locks.nameKey(null)).hasMessageContaining("null");
+    }
+
+    @Test
+    void namePatternMatchesTheNamesWithThatPrefixAndTheirChildren() {
+        String pattern = locks.namePattern("job:4");
+        assertThat(pattern).isEqualTo("lock:{job:4*");
+        assertThat(matches(pattern, locks.nameKey("job:4"))).isTrue();
+        assertThat(matches(pattern, locks.nameKey("job:42"))).isTrue();
+        assertThat(matches(pattern, locks.child(locks.nameKey("job:42"), "fence"))).isTrue();
+        assertThat(matches(pattern, locks.nameKey("job:5"))).isFalse();
+        assertThat(matches(pattern, locks.nameKey("job"))).isFalse();
+        assertThat(matches(locks.namePattern("a*"), locks.nameKey("a*b"))).isTrue();
+        assertThat(matches(locks.namePattern("a*"), locks.nameKey("ab"))).isFalse();
+        assertThat(matches(locks.namePattern("\uD83D"), locks.nameKey("\uD83D\uDE00"))).isFalse();
+        assertThat(matches(locks.namePattern("\uD83D"), locks.nameKey("\uD83Dx"))).isTrue();
+        assertThat(locks.namePattern("")).isEqualTo("lock:{*");
+        assertThat(matches(locks.namePattern(""), locks.nameKey(""))).isTrue();
     }
 
     @Test
@@ -77,22 +145,7 @@ class KeySchemaTest {
         assertThat(locks.parts("cache:{x}")).isEmpty();
     }
 
-    /** Redis glob semantics for the characters KeySchema emits: '*', '[...]', everything else literal. */
-    private static Pattern globToRegex(String glob) {
-        StringBuilder re = new StringBuilder();
-        for (int i = 0; i < glob.length(); i++) {
-            char c = glob.charAt(i);
-            if (c == '*') {
-                re.append(".*");
-            } else if (c == '[') {
-                int close = glob.indexOf(']', i);
-                re.append('[').append(Pattern.quote(glob.substring(i + 1, close)).replace("\\Q", "").replace("\\E", ""))
-                        .append(']');
-                i = close;
-            } else {
-                re.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(re.toString(), Pattern.DOTALL);
+    private static boolean matches(String pattern, String key) {
+        return RedisGlob.matches(RedisGlob.wire(pattern), RedisGlob.wire(key));
     }
 }

@@ -9,6 +9,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import io.redkit.internal.RedisUrl;
 
 class RedkitConfigTest {
 
@@ -96,7 +99,7 @@ class RedkitConfigTest {
     @CsvSource(delimiter = '|', value = {
         "http://u:SECRET@h:6379            | unknown scheme 'http'",
         "redis//u:SECRET@h                 | missing scheme",
-        "redis://u:SECRET@h:notaport       | bad port 'notaport'",
+        "redis://u:SECRET@h:notaport       | bad port of host 'h'",
         "redis://u:SECRET@h:70000          | port 70000",
         "redis://u:SECRET@                 | missing host",
         "redis://u:SECRET@h,,h2            | empty host",
@@ -110,10 +113,130 @@ class RedkitConfigTest {
         "redis://u:SECRET@h#master         | only meaningful in a redis-sentinel",
         "redis://u:@h                      | empty password",
         "redis://u:SECRET@h?topology=ring  | topology=ring",
+        "redis://u:SECRET#x@h:notaport     | bad port of host 'h'",
+        "redis://u:?SECRET@h?tiemout=1s    | unknown parameter 'tiemout'",
+        "redis://u:/SECRET@h/abc           | database 'abc'",
+        "redis://SECRET@h:70000            | port 70000",
+        "redis//SECRET@h                   | missing scheme",
+        "SECRET@redis://h                  | missing scheme",
+        "redis://u:SECRET                  | bad port of host 'u'",
+        "redis://u:SECRET%zz@h             | bad percent-encoding in the password",
+        "redis://u:SECRET%FF@h             | bad percent-encoding in the password",
+        "redis://u:SECRET@h?name=has%20sp  | name must be",
+        "redis://SECRET@h:63@79            | in the user name (write it %40",
+        "rediss://u:SECRET@h?cacert=%00    | cacert",
     })
     void invalidUrlNamesTheBadPartWithoutEchoingThePassword(String url, String expected) {
         String withSecret = url.replace("SECRET", SECRET);
         assertThatThrownBy(() -> RedkitConfig.fromUrl(withSecret))
+                .isInstanceOf(RedisUrlException.class)
+                .hasMessageContaining(expected)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContainIgnoringCase(SECRET))
+                .hasNoCause();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "redis://admin:hunter2#x@h           | admin | hunter2#x",
+        "redis://admin:a?b=c&d@h             | admin | a?b=c&d",
+        "redis://admin:a/b/c@h               | admin | a/b/c",
+        "redis://admin:a:b@c@h               | admin | a:b@c",
+        "redis://admin:p%40ss%3Aw%25rd+@h    | admin | p@ss:w%rd+",
+        "redis://:%23%3F%2F%40%3A@h          |       | #?/@:",
+        "redis://ad%3Amin:xyzzy@h            | ad:min | xyzzy",
+    })
+    void passwordMayHoldHashQuestionSlashColonAndAt(String url, String user, String password) {
+        RedkitConfig config = RedkitConfig.fromUrl(url);
+        assertThat(config.username()).isEqualTo(user);
+        assertThat(config.password()).isEqualTo(password);
+        assertThat(config.endpoints()).containsExactly(new RedisEndpoint("h", 6379));
+        assertThat(config.maskedUrl()).doesNotContain(password).endsWith(":****@h:6379");
+        assertThat(config.toString()).doesNotContain(password);
+    }
+
+    @Test
+    void userinfoWithoutColonIsAPasswordAsInLettuce() {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://" + SECRET + "@cache.internal:6380");
+        assertThat(config.username()).isNull();
+        assertThat(config.password()).isEqualTo(SECRET);
+        assertThat(config.maskedUrl()).isEqualTo("redis://:****@cache.internal:6380");
+        assertThat(config.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse("redis://" + SECRET + "@h").toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.mask("redis://" + SECRET + "@h")).isEqualTo("redis://****@h");
+    }
+
+    @Test
+    void sentinelAndTlsFormsNeverShowThePassword() {
+        String sentinel = "redis-sentinel://app:" + SECRET + "#1@s1,s2:26380/2?timeout=1s#mymaster";
+        RedkitConfig config = RedkitConfig.fromUrl(sentinel);
+        assertThat(config.password()).isEqualTo(SECRET + "#1");
+        assertThat(config.sentinelMasterId()).isEqualTo("mymaster");
+        assertThat(config.maskedUrl()).isEqualTo("redis-sentinel://app:****@s1:26379,s2:26380/2#mymaster");
+        assertThat(config.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse(sentinel).toString()).doesNotContain(SECRET).contains("password=****");
+        String tls = "rediss://app:" + SECRET + "?@tls.example.com:6380?verifyPeer=ca";
+        RedkitConfig tlsConfig = RedkitConfig.fromUrl(tls);
+        assertThat(tlsConfig.password()).isEqualTo(SECRET + "?");
+        assertThat(tlsConfig.tlsVerify()).isEqualTo(TlsVerify.CA);
+        assertThat(tlsConfig.maskedUrl()).isEqualTo("rediss://app:****@tls.example.com:6380");
+        assertThat(tlsConfig.toString()).doesNotContain(SECRET);
+        assertThat(RedisUrl.parse(tls).toString()).doesNotContain(SECRET);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"6379", "redis", "h", "app", "none", "@"})
+    void passwordEqualToAnotherFieldIsMaskedWithoutTouchingThatField(String password) {
+        String url = "redis://app:" + password.replace("@", "%40") + "@h:6379";
+        RedkitConfig config = RedkitConfig.fromUrl(url);
+        assertThat(config.password()).isEqualTo(password);
+        assertThat(config.maskedUrl()).isEqualTo("redis://app:****@h:6379");
+        assertThat(RedisUrl.mask(url)).isEqualTo("redis://app:****@h:6379");
+        assertThat(RedisUrl.parse(url).toString()).contains("password=****").doesNotContain("password=" + password);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "timeout=300          | PT0.3S",
+        "timeout=300ms        | PT0.3S",
+        "timeout=1.5ms        | PT0.0015S",
+        "timeout=1.5s         | PT1.5S",
+        "timeout=0.25S        | PT0.25S",
+        "timeout=2m           | PT2M",
+        "timeout=60m          | PT1H",
+        "timeout=1ms          | PT0.001S",
+        "connectTimeout=5m    | PT5M",
+        "connectTimeout=2.5s  | PT2.5S",
+    })
+    void durationsAreWholeOrDecimalMillisecondsSecondsOrMinutes(String parameter, Duration expected) {
+        RedkitConfig config = RedkitConfig.fromUrl("redis://h?" + parameter);
+        Duration parsed = parameter.startsWith("timeout") ? config.requestProfile().timeout() : config.connectTimeout();
+        assertThat(parsed).isEqualTo(expected);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "timeout=1e400s                | timeout=1e400s is not a duration",
+        "timeout=1e3ms                 | timeout=1e3ms is not a duration",
+        "timeout=NaNs                  | timeout=NaNs is not a duration",
+        "timeout=Infinitys             | timeout=Infinitys is not a duration",
+        "timeout=0x10ms                | timeout=0x10ms is not a duration",
+        "timeout=+5s                   | timeout=+5s is not a duration",
+        "timeout=.5s                   | timeout=.5s is not a duration",
+        "timeout=1.2345s               | timeout=1.2345s is not a duration",
+        "timeout=2h                    | timeout=2h is not a duration",
+        "timeout=                      | timeout= is not a duration",
+        "timeout=-1s                   | timeout=-1s must be positive",
+        "timeout=0                     | timeout=0 must be positive",
+        "timeout=0.000s                | timeout=0.000s must be positive",
+        "timeout=0.5ms                 | timeout=0.5ms must be at least 1ms",
+        "timeout=61m                   | timeout=61m must be at most 60m",
+        "timeout=3600001               | timeout=3600001 must be at most 60m",
+        "timeout=99999999999999999999m | must be at most 60m",
+        "connectTimeout=301s           | connectTimeout=301s must be at most 5m",
+        "connectTimeout=1e400s         | connectTimeout=1e400s is not a duration",
+    })
+    void durationsOutsideTheBoundsAreRefusedNamingTheParameter(String parameter, String expected) {
+        assertThatThrownBy(() -> RedkitConfig.fromUrl("redis://u:" + SECRET + "@h?" + parameter))
                 .isInstanceOf(RedisUrlException.class)
                 .hasMessageContaining(expected)
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(SECRET));
