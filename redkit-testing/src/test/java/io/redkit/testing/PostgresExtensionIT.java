@@ -34,10 +34,9 @@ class PostgresExtensionIT {
     }
 
     @Test
-    void jdbcUrlNamesTheSchemaAndANonDefaultPort() throws Exception {
-        System.out.println("[figures] PostgresExtensionIT schema URL " + pg.jdbcUrl());
-        assertThat(pg.jdbcUrl()).startsWith("jdbc:postgresql://127.0.0.1:").doesNotContain(":5432/")
-                .endsWith("currentSchema=" + pg.schema());
+    void jdbcUrlNamesTheSchema() throws Exception {
+        System.out.println("[figures] PostgresExtensionIT schema URL " + Jdbc.masked(pg.jdbcUrl()));
+        assertThat(pg.jdbcUrl()).startsWith("jdbc:postgresql://").endsWith("currentSchema=" + pg.schema());
         assertThat(Jdbc.queryLong(Jdbc.dataSource(pg.jdbcUrl()), "SELECT count(*) FROM information_schema.schemata"
                 + " WHERE schema_name = current_schema() AND schema_name = '" + pg.schema() + "'")).isEqualTo(1);
     }
