@@ -6,7 +6,6 @@ import io.redkit.testing.internal.Ports;
 import io.redkit.testing.internal.ProcessRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +62,7 @@ public final class PostgresServer implements AutoCloseable {
                 int port = Ports.reserve(false);
                 try {
                     EmbeddedPostgres postgres = launch(dir, port);
-                    ProcessHandle postmaster = postmaster(dir);
+                    ProcessHandle postmaster = postmaster(postgres, dir);
                     registration.attach(postmaster);
                     PostgresServer server = new PostgresServer(postgres, postmaster, dir, port, registration);
                     LOG.info("PostgreSQL started in {} ms: {}", (System.nanoTime() - started) / 1_000_000, server.jdbcUrl());
@@ -104,7 +103,7 @@ public final class PostgresServer implements AutoCloseable {
                 .setRegisterShutdownHook(false)
                 .setOverrideWorkingDirectory(ProcessRegistry.baseDir().resolve("postgres").toFile())
                 .setServerConfig("listen_addresses", HOST)
-                // No socket in /tmp: tests connect over TCP, and two JVMs must not meet in a shared socket directory.
+                // No Unix socket: clients connect over TCP to 127.0.0.1, and a killed server leaves nothing in /tmp.
                 .setServerConfig("unix_socket_directories", "")
                 .setServerConfig("fsync", "off")
                 .setPGStartupWait(START_TIMEOUT)
@@ -113,12 +112,14 @@ public final class PostgresServer implements AutoCloseable {
                 .start();
     }
 
-    private static ProcessHandle postmaster(Path dir) {
+    /** Returns the postmaster, which pg_ctl forked and left: the JVM has no Process of its own for it. */
+    private static ProcessHandle postmaster(EmbeddedPostgres postgres, Path dir) throws IOException {
         try {
             long pid = Long.parseLong(Files.readAllLines(dir.resolve("data").resolve("postmaster.pid")).get(0).trim());
             return ProcessHandle.of(pid).orElseThrow(() -> new RedisTestingException("postmaster pid " + pid + " is not running"));
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the postmaster's pid in " + dir, e);
+        } catch (IOException | RuntimeException e) {
+            postgres.close();
+            throw e;
         }
     }
 
