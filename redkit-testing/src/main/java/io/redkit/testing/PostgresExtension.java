@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The server is the one this JVM shares ({@link PostgresServer#shared()}), started on first use from the
  * binaries shipped in Maven, unless {@value #JDBC_URL_ENV} (or system property {@value #JDBC_URL_PROPERTY})
- * names another one, for example {@code jdbc:postgresql://db:5432/test?user=ci&password=...}, whose user may
+ * names another one, for example {@code jdbc:postgresql://ci-db/test?user=ci&password=...}, whose user may
  * create schemas.
  */
 public final class PostgresExtension extends ScopedExtension<PostgresSchema> {
