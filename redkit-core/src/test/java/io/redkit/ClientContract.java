@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import io.redkit.testing.Deployment;
 
 /**
  * The seeds' client behaviour, pinned on every topology: a miss is a value, a paused server costs the timeout and
@@ -28,28 +29,15 @@ import io.lettuce.core.ScanCursor;
  */
 abstract class ClientContract {
 
-    /** The URL of the deployment under test. */
-    abstract String url();
-
-    /** Freezes (SIGSTOP) the server that owns {@code key}. */
-    abstract void pauseServerOf(String key);
-
-    /** Thaws every paused server. */
-    abstract void resumeAll();
-
-    /** SIGKILLs the server that owns {@code key}. */
-    abstract void killServerOf(String key);
-
-    /** Restarts every killed server on its port. */
-    abstract void restartAll();
-
-    /** Runs {@code SCRIPT FLUSH} on every server. */
-    abstract void scriptFlushEverywhere();
-
+    private final Deployment deployment;
     private final List<Redkit> clients = new ArrayList<>();
 
+    ClientContract(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
     Redkit client(Consumer<RedkitConfig.Builder> customizer) {
-        RedkitConfig.Builder builder = RedkitConfig.builder().url(url());
+        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url());
         customizer.accept(builder);
         Redkit redkit = Redkit.create(builder.build());
         clients.add(redkit);
@@ -62,8 +50,7 @@ abstract class ClientContract {
 
     @AfterEach
     void closeClientsAndHealServers() {
-        resumeAll();
-        restartAll();
+        deployment.healAll();
         clients.forEach(Redkit::close);
         clients.clear();
     }
@@ -91,7 +78,7 @@ abstract class ClientContract {
         Redkit redkit = client();
         String key = unique("paused");
         redkit.commands().setString(key, "v", Duration.ofMinutes(1));
-        pauseServerOf(key);
+        deployment.pauseServerOf(key);
 
         long start = System.nanoTime();
         assertThatThrownBy(() -> redkit.commands().get(key))
@@ -110,7 +97,7 @@ abstract class ClientContract {
         Redkit redkit = client();
         String key = unique("down");
         redkit.commands().setString(key, "v", Duration.ofMinutes(1));
-        killServerOf(key);
+        deployment.killServerOf(key);
 
         // The client learns of the closed socket asynchronously; from then on every call is refused at once.
         await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20)).untilAsserted(() ->
@@ -127,7 +114,7 @@ abstract class ClientContract {
                 getClass().getSimpleName(), worst / 1e6);
         assertThat(Duration.ofNanos(worst)).isLessThan(Duration.ofMillis(100));
 
-        restartAll();
+        deployment.healAll();
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
                 .until(() -> redkit.commands().ping().equals("PONG"));
     }
@@ -179,7 +166,7 @@ abstract class ClientContract {
         assertThat(redkit.commands().eval(addAndGet, List.of(key), "5")).isEqualTo(5L);
 
         double reloadsBefore = redkit.meters().get("redkit.script.reloads").counter().count();
-        scriptFlushEverywhere();
+        deployment.onEveryDataNode("SCRIPT", "FLUSH");
         assertThat(redkit.commands().eval(addAndGet, List.of(key), "5")).isEqualTo(10L);
         assertThat(redkit.commands().eval(addAndGet, List.of(key), "5")).isEqualTo(15L);
         assertThat(redkit.meters().get("redkit.script.reloads").counter().count() - reloadsBefore).isEqualTo(1.0);
@@ -192,11 +179,11 @@ abstract class ClientContract {
         Redkit redkit = client(b -> b.backgroundProfile(CommandProfile.BACKGROUND.withTimeout(Duration.ofMillis(200))));
         String counter = unique("counter");
         redkit.commands().setString(counter, "0", Duration.ofMinutes(1));
-        pauseServerOf(counter);
+        deployment.pauseServerOf(counter);
         // Both profiles: the background one retries idempotent commands after a timeout, but never INCR.
         assertThatThrownBy(() -> redkit.commands().incr(counter)).isInstanceOf(RedisTimeoutException.class);
         assertThatThrownBy(() -> redkit.background().incr(counter)).isInstanceOf(RedisTimeoutException.class);
-        resumeAll();
+        deployment.healAll();
         // A PING on the same connection is answered after everything sent before it.
         assertThat(redkit.commands().ping()).isEqualTo("PONG");
         assertThat(redkit.commands().getString(counter)).contains("2");
@@ -208,7 +195,7 @@ abstract class ClientContract {
         Redkit redkit = client(b -> b.backgroundProfile(CommandProfile.BACKGROUND.withTimeout(Duration.ofMillis(100))));
         String key = unique("bg");
         redkit.commands().setString(key, "v", Duration.ofMinutes(1));
-        pauseServerOf(key);
+        deployment.pauseServerOf(key);
         assertThatThrownBy(() -> redkit.background().get(key)).isInstanceOf(RedisTimeoutException.class);
         assertThat(redkit.meters().get("redkit.command.retries").tag("profile", "background").counter().count())
                 .isEqualTo(3.0);

@@ -10,53 +10,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.lettuce.core.cluster.SlotHash;
+import io.redkit.testing.DeploymentExtension;
 import io.redkit.testing.RedisCluster;
-import io.redkit.testing.RedisClusterExtension;
 import io.redkit.testing.RedisServer;
 
 /** {@link ClientContract} on a real 3-master/3-replica Cluster, plus redirects after topology changes. */
 class ClusterClientIT extends ClientContract {
 
     @RegisterExtension
-    static final RedisClusterExtension cluster = RedisClusterExtension.create();
+    static final DeploymentExtension<RedisCluster> cluster = DeploymentExtension.cluster();
+
+    ClusterClientIT() {
+        super(cluster);
+    }
 
     private static RedisCluster cluster() {
-        return cluster.cluster();
-    }
-
-    @Override
-    String url() {
-        return cluster().url();
-    }
-
-    @Override
-    void pauseServerOf(String key) {
-        cluster().masterForKey(key).pause();
-    }
-
-    @Override
-    void resumeAll() {
-        cluster().nodes().forEach(RedisServer::resume);
-    }
-
-    @Override
-    void killServerOf(String key) {
-        cluster().masterForKey(key).kill();
-    }
-
-    @Override
-    void restartAll() {
-        for (RedisServer node : cluster().nodes()) {
-            if (!node.isRunning()) {
-                node.restart();
-            }
-        }
-        cluster().awaitStable(Duration.ofSeconds(20));
-    }
-
-    @Override
-    void scriptFlushEverywhere() {
-        cluster().nodes().forEach(n -> n.command("SCRIPT", "FLUSH"));
+        return cluster.get();
     }
 
     @Test

@@ -12,44 +12,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.redkit.testing.RedisServerExtension;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisServer;
 
 /** {@link ClientContract} on one real redis-server. */
 class StandaloneClientIT extends ClientContract {
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.standalone();
+    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
 
-    @Override
-    String url() {
-        return redis.server().url();
-    }
-
-    @Override
-    void pauseServerOf(String key) {
-        redis.server().pause();
-    }
-
-    @Override
-    void resumeAll() {
-        redis.server().resume();
-    }
-
-    @Override
-    void killServerOf(String key) {
-        redis.server().kill();
-    }
-
-    @Override
-    void restartAll() {
-        if (!redis.server().isRunning()) {
-            redis.server().restart();
-        }
-    }
-
-    @Override
-    void scriptFlushEverywhere() {
-        redis.server().command("SCRIPT", "FLUSH");
+    StandaloneClientIT() {
+        super(redis);
     }
 
     @Test
@@ -62,14 +35,14 @@ class StandaloneClientIT extends ClientContract {
         subscriber.pubSub().onReconnect(reconnects::incrementAndGet);
 
         assertThat(subscriber.pubSub().isConnected()).isTrue();
-        redis.server().kill();
+        redis.get().kill();
         await().atMost(Duration.ofSeconds(5)).until(() -> !subscriber.pubSub().isConnected());
-        redis.server().restart();
+        redis.get().restart();
 
         // Messages published while it was away are gone; the listener hears of the gap instead.
         await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1);
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            redis.server().command("PUBLISH", channel, "after");
+            redis.get().command("PUBLISH", channel, "after");
             return received.contains("after");
         });
         assertThat(reconnects).hasValue(1);

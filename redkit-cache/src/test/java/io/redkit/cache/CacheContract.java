@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -24,41 +23,37 @@ import java.util.function.UnaryOperator;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.micrometer.core.instrument.Counter;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
+import io.redkit.testing.Deployment;
+import io.redkit.testing.PostgresExtension;
 
 /**
  * The seeds' cache claims, pinned on every topology: one load per stampede, reads answered with Redis gone and
  * no timeout paid once the breaker is open, invalidation after commit, corrupt entries reloaded, negative
- * caching, jitter, near-cache invalidation, and bad input. The after-commit claim runs against the real
- * PostgreSQL at 127.0.0.1:5432 (database {@code test}), in a table of its own per test class.
+ * caching, jitter, near-cache invalidation, and bad input. The after-commit claim runs against a real
+ * PostgreSQL ({@link PostgresExtension}), in a schema of its own per test class.
  */
 abstract class CacheContract {
 
-    /** The URL of the deployment under test. */
-    abstract String url();
+    @RegisterExtension
+    static final PostgresExtension pg = PostgresExtension.create();
 
-    /** Freezes (SIGSTOP) the server that owns {@code key}. */
-    abstract void pauseServerOf(String key);
-
-    /** SIGKILLs the server that owns {@code key}. */
-    abstract void killServerOf(String key);
-
-    /** Thaws paused servers and restarts killed ones. */
-    abstract void healAll();
-
-    /** Runs one admin command on every server. */
-    abstract void onEveryNode(String... command);
-
+    private final Deployment deployment;
     private final List<Redkit> clients = new ArrayList<>();
     private final List<CacheAside<?, ?>> caches = new ArrayList<>();
     final Source source = new Source();
     final String name = "t" + UUID.randomUUID().toString().substring(0, 8);
 
+    CacheContract(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
     Redkit redkit() {
-        Redkit redkit = Redkit.create(RedkitConfig.builder().url(url()).build());
+        Redkit redkit = Redkit.create(RedkitConfig.builder().url(deployment.url()).build());
         clients.add(redkit);
         return redkit;
     }
@@ -81,7 +76,7 @@ abstract class CacheContract {
 
     @AfterEach
     void closeAndHeal() {
-        healAll();
+        deployment.healAll();
         caches.forEach(CacheAside::close);
         clients.forEach(Redkit::close);
     }
@@ -124,7 +119,7 @@ abstract class CacheContract {
         CacheAside<String, String> cache = cache(redkit, b -> b.breakerWindow(4).breakerOpenFor(Duration.ofSeconds(30)));
         source.rows.put("p", "from-source");
         assertThat(cache.get("p")).contains("from-source");
-        pauseServerOf(entryKey("p"));
+        deployment.pauseServerOf(entryKey("p"));
 
         int reads = 0;
         while (cache.health() == CacheHealth.HEALTHY) {
@@ -155,7 +150,7 @@ abstract class CacheContract {
                 b -> b.breakerWindow(4).breakerOpenFor(Duration.ofMillis(500)));
         source.rows.put("s", "v1");
         assertThat(cache.get("s")).contains("v1");
-        killServerOf(entryKey("s"));
+        deployment.killServerOf(entryKey("s"));
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
             assertThat(cache.get("s")).contains("v1");
@@ -163,7 +158,7 @@ abstract class CacheContract {
         });
         assertThat(cache.stats().errors()).isPositive();
 
-        healAll();
+        deployment.healAll();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
             assertThat(cache.get("s")).contains("v1");
             assertThat(cache.health()).isEqualTo(CacheHealth.HEALTHY);
@@ -173,7 +168,7 @@ abstract class CacheContract {
     @Test
     void updateThenInvalidateAfterCommitNextReadReturnsTheNewValue() throws Exception {
         String table = "cache_" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT) + "_" + name;
-        try (Connection db = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "")) {
+        try (Connection db = pg.connection()) {
             try (Statement ddl = db.createStatement()) {
                 ddl.execute("CREATE TABLE " + table + " (id text PRIMARY KEY, name text NOT NULL)");
                 ddl.execute("INSERT INTO " + table + " VALUES ('p1', 'old')");
@@ -395,7 +390,7 @@ abstract class CacheContract {
         assertThat(a.get("m")).contains("v1");
         long nearHitsBefore = a.stats().nearHits();
 
-        onEveryNode("CLIENT", "KILL", "TYPE", "pubsub");
+        deployment.onEveryDataNode("CLIENT", "KILL", "TYPE", "pubsub");
         // Served from the near cache again (so re-subscribed), and no longer the stale copy (so flushed).
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             assertThat(a.get("m")).contains("v2");

@@ -9,38 +9,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.Redkit;
-
-import io.redkit.testing.RedisServerExtension;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisServer;
 
 /** {@link CacheContract} on one real redis-server. */
 class StandaloneCacheIT extends CacheContract {
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.standalone();
+    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
 
-    @Override
-    String url() {
-        return redis.server().url();
-    }
-
-    @Override
-    void pauseServerOf(String key) {
-        redis.server().pause();
-    }
-
-    @Override
-    void killServerOf(String key) {
-        redis.server().kill();
-    }
-
-    @Override
-    void healAll() {
-        redis.server().heal();
-    }
-
-    @Override
-    void onEveryNode(String... command) {
-        redis.server().command(command);
+    StandaloneCacheIT() {
+        super(redis);
     }
 
     @Test
@@ -51,7 +30,7 @@ class StandaloneCacheIT extends CacheContract {
         assertThat(cache.get("d")).contains("v1");
         source.rows.put("d", "v2"); // changed behind the cache's back: no invalidation was ever sent
 
-        redis.server().kill();
+        redis.get().kill();
         // Invalidations cannot arrive now, so the five-minute near copy must not be served: the loader answers.
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(cache.get("d")).contains("v2"));
     }

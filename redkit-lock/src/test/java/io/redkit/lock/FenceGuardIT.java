@@ -15,12 +15,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
+import io.redkit.testing.PostgresExtension;
 
 /** The fence guard against a real PostgreSQL: newer or equal tokens write, older ones are refused as stale. */
 class FenceGuardIT {
 
     @RegisterExtension
-    static final PostgresSchema pg = new PostgresSchema("redkit_fence");
+    static final PostgresExtension pg = PostgresExtension.create();
 
     private static final FenceGuard GUARD = FenceGuard.on("account");
 

@@ -32,6 +32,8 @@ import io.redkit.RedkitClock;
 import io.redkit.RedkitConfig;
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
+import io.redkit.testing.Deployment;
+import io.redkit.testing.PostgresExtension;
 
 /**
  * DESIGN §3 as claims, pinned on every topology: the seeds' naive DEL is broken and the owner-checked release is
@@ -41,25 +43,21 @@ import io.redkit.lock.jdbc.FencedWrite;
 abstract class LockContract {
 
     @RegisterExtension
-    static final PostgresSchema pg = new PostgresSchema("redkit_lock");
+    static final PostgresExtension pg = PostgresExtension.create();
 
-    /** The URL of the deployment under test. */
-    abstract String url();
-
-    /** Freezes (SIGSTOP) the server that owns {@code key}. */
-    abstract void pauseServerOf(String key);
-
-    /** Thaws every paused server. */
-    abstract void resumeAll();
-
+    private final Deployment deployment;
     private final List<AutoCloseable> opened = new ArrayList<>();
+
+    LockContract(Deployment deployment) {
+        this.deployment = deployment;
+    }
 
     Redkit client() {
         return client(b -> { });
     }
 
     Redkit client(Consumer<RedkitConfig.Builder> customizer) {
-        RedkitConfig.Builder builder = RedkitConfig.builder().url(url());
+        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url());
         customizer.accept(builder);
         Redkit redkit = Redkit.create(builder.build());
         opened.add(redkit);
@@ -76,7 +74,7 @@ abstract class LockContract {
 
     @AfterEach
     void closeAndHeal() throws Exception {
-        resumeAll();
+        deployment.healAll();
         for (AutoCloseable c : opened) {
             c.close();
         }
@@ -232,9 +230,9 @@ abstract class LockContract {
         Lease lease = lock.tryAcquire().orElseThrow();
         lease.onLost(e -> lostAt.set(System.nanoTime()));
 
-        pauseServerOf(lease.key());
+        deployment.pauseServerOf(lease.key());
         LockLostException loss = lease.lost().get(10, TimeUnit.SECONDS);
-        resumeAll();
+        deployment.healAll();
 
         Duration signalled = Duration.ofNanos(lostAt.get() - before);
         System.out.printf("[figures] %s server paused: loss (%s) signalled %d ms after acquiring (ttl %d ms)%n",

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.redkit.RedisTimeoutException;
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
+import io.redkit.testing.PostgresExtension;
 
 /**
  * The safety run: workers take one lock over and over; now and then a holder freezes for longer than the TTL and
@@ -30,7 +31,7 @@ final class SafetyRun {
             long guardedUpdates, long overlaps, long unguardedStale, int releasesLost, int timeouts, long millis) {
     }
 
-    private final PostgresSchema pg;
+    private final PostgresExtension pg;
     private final Lock lock;
     private final Duration ttl;
     private final AtomicInteger acquisitions = new AtomicInteger();
@@ -41,7 +42,7 @@ final class SafetyRun {
     private final AtomicInteger timeouts = new AtomicInteger();
     private final FenceGuard guard = FenceGuard.on("guarded");
 
-    SafetyRun(PostgresSchema pg, Lock lock, Duration ttl) {
+    SafetyRun(PostgresExtension pg, Lock lock, Duration ttl) {
         this.pg = pg;
         this.lock = lock;
         this.ttl = ttl;

@@ -18,27 +18,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.Redkit;
-import io.redkit.testing.RedisServerExtension;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisServer;
 
 /** {@link LockContract} on one real redis-server, plus the long watchdog run. */
 class StandaloneLockIT extends LockContract {
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.standalone();
+    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
 
-    @Override
-    String url() {
-        return redis.server().url();
-    }
-
-    @Override
-    void pauseServerOf(String key) {
-        redis.server().pause();
-    }
-
-    @Override
-    void resumeAll() {
-        redis.server().resume();
+    StandaloneLockIT() {
+        super(redis);
     }
 
     @Test
@@ -86,7 +76,7 @@ class StandaloneLockIT extends LockContract {
             }
             // Every waiter has made its first attempt and sleeps on its (long) backoff or a release signal.
             await().atMost(Duration.ofSeconds(10)).until(() -> scriptCalls() >= waiters + 1);
-            redis.server().command("CONFIG", "RESETSTAT");
+            redis.get().command("CONFIG", "RESETSTAT");
 
             holder.release();
             await().atMost(Duration.ofSeconds(2)).until(() -> acquired.get() == 1);
@@ -109,7 +99,7 @@ class StandaloneLockIT extends LockContract {
 
     private static long scriptCalls() {
         long calls = 0;
-        for (String line : String.valueOf(redis.server().command("INFO", "commandstats")).split("\r?\n")) {
+        for (String line : String.valueOf(redis.get().command("INFO", "commandstats")).split("\r?\n")) {
             if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
                 String rest = line.substring(line.indexOf("calls=") + 6);
                 calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.redkit.Redkit;
 import io.redkit.RedkitException;
 import io.redkit.lock.jdbc.PostgresSequenceTokens;
+import io.redkit.testing.PostgresExtension;
 import io.redkit.testing.RedisServerExtension;
 
 /**
@@ -26,7 +27,7 @@ class StrictFencingIT {
     static final RedisServerExtension redis = RedisServerExtension.standalone();
 
     @RegisterExtension
-    static final PostgresSchema pg = new PostgresSchema("redkit_seq");
+    static final PostgresExtension pg = PostgresExtension.create();
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 

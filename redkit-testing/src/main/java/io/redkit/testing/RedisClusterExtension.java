@@ -3,6 +3,7 @@ package io.redkit.testing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit 5 extension running one {@link RedisCluster}: per test class from a static
@@ -35,7 +36,7 @@ public final class RedisClusterExtension extends ScopedExtension<RedisCluster> {
     }
 
     @Override
-    RedisCluster startResource() {
+    RedisCluster startResource(ExtensionContext context) {
         return builder.start();
     }
 

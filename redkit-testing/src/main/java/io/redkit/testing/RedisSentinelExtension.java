@@ -3,6 +3,7 @@ package io.redkit.testing;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit 5 extension running one {@link RedisSentinelGroup}: per test class from a static
@@ -30,7 +31,7 @@ public final class RedisSentinelExtension extends ScopedExtension<RedisSentinelG
     }
 
     @Override
-    RedisSentinelGroup startResource() {
+    RedisSentinelGroup startResource(ExtensionContext context) {
         return builder.start();
     }
 

@@ -1,6 +1,7 @@
 package io.redkit.testing;
 
 import java.util.Objects;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * JUnit 5 extension running one {@link RedisServer}: per test class from a static
@@ -42,7 +43,7 @@ public final class RedisServerExtension extends ScopedExtension<RedisServer> {
     }
 
     @Override
-    RedisServer startResource() {
+    RedisServer startResource(ExtensionContext context) {
         return builder.start();
     }
 

@@ -18,7 +18,8 @@ abstract class ScopedExtension<T extends AutoCloseable> implements BeforeAllCall
     // The context that started the resource closes it; nested classes and methods only heal it.
     private String owner;
 
-    abstract T startResource();
+    /** Starts the resource; {@code context} is the class (static field) or method (instance field) it is for. */
+    abstract T startResource(ExtensionContext context);
 
     abstract void heal(T resource);
 
@@ -71,7 +72,7 @@ abstract class ScopedExtension<T extends AutoCloseable> implements BeforeAllCall
 
     private void startIfAbsent(ExtensionContext context) {
         if (resource == null) {
-            resource = startResource();
+            resource = startResource(context);
             owner = context.getUniqueId();
         }
     }

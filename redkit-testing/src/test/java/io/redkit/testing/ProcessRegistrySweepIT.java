@@ -13,7 +13,7 @@ import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** Entries left by a JVM that died without running its shutdown hook are swept by the next JVM. */
+/** Entries left by a JVM that died without running its shutdown hook are swept by the next JVM: redis-servers and PostgreSQL. */
 class ProcessRegistrySweepIT {
 
     @Test
@@ -35,6 +35,19 @@ class ProcessRegistrySweepIT {
         } finally {
             orphan.destroyForcibly();
             Ports.release(port, false);
+        }
+    }
+
+    @Test
+    void postgresOfDeadOwnerIsKilledAndItsDirectorySwept() throws Exception {
+        try (PostgresServer server = PostgresServer.start()) {
+            Path entry = writeEntry(deadPid(), server.pid(), server.directory());
+
+            ProcessRegistry.sweepStale();
+
+            await().atMost(Duration.ofSeconds(5)).until(() -> ProcessHandle.of(server.pid()).isEmpty());
+            assertThat(entry).doesNotExist();
+            assertThat(server.directory()).doesNotExist();
         }
     }
 

@@ -25,6 +25,7 @@ import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.lab.LabOptions;
 import io.redkit.lab.Output;
+import io.redkit.lab.PostgresTarget;
 import io.redkit.lab.Target;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lease;
@@ -55,14 +56,15 @@ public final class LockExpiryLab implements Callable<Integer> {
     @Option(names = "--work-ms", description = "how long A works, longer than the TTL (default ${DEFAULT-VALUE})")
     long workMillis = 500;
 
-    @Option(names = "--jdbc", description = "PostgreSQL for the fenced resource (default ${DEFAULT-VALUE})")
-    String jdbcUrl = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
+    @Option(names = "--jdbc", paramLabel = "URL", description = "PostgreSQL JDBC URL for the fenced resource"
+            + " (default: a PostgreSQL the lab starts itself, from the binaries it ships with)")
+    String jdbcUrl;
 
     @Spec
     CommandSpec spec;
 
     /** The report: DESIGN §11 fields. */
-    public record Report(String target, long ttlMs, long workMs, Naive naive, OwnerChecked ownerChecked,
+    public record Report(String target, String database, long ttlMs, long workMs, Naive naive, OwnerChecked ownerChecked,
             Fenced fenced, List<String> timeline) {
     }
 
@@ -85,7 +87,8 @@ public final class LockExpiryLab implements Callable<Integer> {
             throw new IllegalArgumentException("need --ttl-ms ≥ 10 and --work-ms > --ttl-ms");
         }
         Report report;
-        try (Target target = Target.of(options.redisUrl); Redkit redkit = Redkit.connect(target.url())) {
+        try (Target target = Target.of(options.redisUrl); PostgresTarget database = PostgresTarget.of(jdbcUrl);
+                Redkit redkit = Redkit.connect(target.url())) {
             Timeline timeline = new Timeline();
             Naive naive = naive(redkit.commands(), timeline);
             OwnerChecked checked;
@@ -93,9 +96,10 @@ public final class LockExpiryLab implements Callable<Integer> {
             try (Locks locks = Locks.create(redkit, LockConfig.builder().ttl(Duration.ofMillis(ttlMillis))
                     .watchdog(false).build())) {
                 checked = ownerChecked(locks, redkit.commands(), timeline);
-                fenced = fenced(locks, timeline);
+                fenced = fenced(locks, database.url(), timeline);
             }
-            report = new Report(target.describe(), ttlMillis, workMillis, naive, checked, fenced, timeline.lines);
+            report = new Report(target.describe(), database.describe(), ttlMillis, workMillis, naive, checked, fenced,
+                    timeline.lines);
         }
         print(report);
         return 0;
@@ -142,12 +146,12 @@ public final class LockExpiryLab implements Callable<Integer> {
         return new OwnerChecked(refused, released.name(), c.isEmpty());
     }
 
-    private Fenced fenced(Locks locks, Timeline t) throws SQLException {
+    private Fenced fenced(Locks locks, String databaseUrl, Timeline t) throws SQLException {
         Lock lock = locks.lock("lab-fenced-" + System.nanoTime(), Fencing.redisCounter());
         String schema = "redkit_lab_" + System.nanoTime();
         String table = schema + ".report";
         t.section("fenced: the resource (PostgreSQL) checks the token of every write");
-        try (Connection db = DriverManager.getConnection(jdbcUrl)) {
+        try (Connection db = DriverManager.getConnection(databaseUrl)) {
             db.setAutoCommit(true);
             try (Statement s = db.createStatement()) {
                 s.execute("CREATE SCHEMA " + schema);
@@ -216,8 +220,8 @@ public final class LockExpiryLab implements Callable<Integer> {
         if (options.json) {
             Output.json(out, report);
         } else {
-            out.println("lab lock-expiry — " + report.target() + ", TTL " + ttlMillis + " ms, A works " + workMillis
-                    + " ms");
+            out.println("lab lock-expiry — " + report.target() + ", " + report.database() + ", TTL " + ttlMillis
+                    + " ms, A works " + workMillis + " ms");
             report.timeline().forEach(out::println);
             out.println();
             Output.table(out, "outcome", new String[] {"release", "result"}, new String[][] {

@@ -24,8 +24,8 @@ public final class Ports {
     private static final int LOW = 10000;
     private static final int HIGH = 22000;
     private static final int ATTEMPTS = 500;
-    // Ports of a developer's own Redis: a test must never start on, or poke at, these.
-    private static final Set<Integer> AVOID = Set.of(6379, 16379, 26379);
+    // Ports of a developer's own Redis and PostgreSQL: a test must never start on, or poke at, these.
+    private static final Set<Integer> AVOID = Set.of(6379, 16379, 26379, 5432);
     private static final Set<Integer> RESERVED = ConcurrentHashMap.newKeySet();
 
     private Ports() {

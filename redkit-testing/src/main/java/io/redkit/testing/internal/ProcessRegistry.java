@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -20,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records every server this JVM starts, so that no redis-server outlives the tests that wanted it.
+ * Records every server this JVM starts, so that no redis-server or PostgreSQL outlives the tests that wanted it.
  *
  * <p>Each server has a pid file in {@code ${java.io.tmpdir}/redkit-testing/pids/} naming the owner
  * JVM, the server process and its directory. A shutdown hook kills this JVM's servers; a JVM killed
@@ -33,6 +34,8 @@ public final class ProcessRegistry {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     private static final ProcessHandle SELF = ProcessHandle.current();
     // Start times tell a live owner from an unrelated process that reused its pid.
+    // A dead JVM's pid is killed only if it still runs one of these (the pid may have been reused).
+    private static final List<String> SERVER_COMMANDS = List.of("redis-server", "postgres");
     private static final Duration START_TOLERANCE = Duration.ofSeconds(2);
     private static boolean initialized;
 
@@ -49,12 +52,17 @@ public final class ProcessRegistry {
         return baseDir().resolve("pids");
     }
 
-    /** Creates a fresh directory for one server's conf file, log and data. */
+    /** Creates a fresh directory for one redis-server's conf file, log and data. */
     public static Path newServerDir() {
+        return newServerDir("redis-");
+    }
+
+    /** Creates a fresh directory for one server, named {@code <prefix><random>}. */
+    public static Path newServerDir(String prefix) {
         init();
         try {
             Path servers = Files.createDirectories(baseDir().resolve("servers"));
-            return Files.createTempDirectory(servers, "redis-");
+            return Files.createTempDirectory(servers, prefix);
         } catch (IOException e) {
             throw new RedisTestingException("Cannot create a server directory under " + baseDir(), e);
         }
@@ -81,14 +89,14 @@ public final class ProcessRegistry {
         }
         int swept = sweepStale();
         if (swept > 0) {
-            LOG.info("Swept {} stale redis-server entries left by dead JVMs in {}", swept, pidDir());
+            LOG.info("Swept {} stale server entries left by dead JVMs in {}", swept, pidDir());
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> OPEN.forEach(Registration::destroy), "redkit-testing-cleanup"));
     }
 
     /**
      * Removes entries whose owner JVM is no longer alive: kills the server if its pid still runs
-     * redis-server (a pid may have been reused by something else), deletes its directory and the entry.
+     * redis-server or postgres (a pid may have been reused by something else), deletes its directory and the entry.
      *
      * @return the number of entries removed
      */
@@ -115,8 +123,8 @@ public final class ProcessRegistry {
                 return false;
             }
             long server = Long.parseLong(entry.getProperty("server", "0"));
-            if (server > 0 && Signals.commandLine(server).filter(c -> c.contains("redis-server")).isPresent()) {
-                LOG.info("Killing redis-server pid {} left by dead JVM {}", server, owner);
+            if (server > 0 && Signals.commandLine(server).filter(c -> SERVER_COMMANDS.stream().anyMatch(c::contains)).isPresent()) {
+                LOG.info("Killing server pid {} left by dead JVM {}", server, owner);
                 ProcessHandle.of(server).ifPresent(ProcessRegistry::killAndWait);
             }
             Optional.ofNullable(entry.getProperty("dir")).map(Path::of).map(Path::normalize)
@@ -152,7 +160,7 @@ public final class ProcessRegistry {
 
         private final Path file;
         private final Path dir;
-        private Process process;
+        private ProcessHandle process;
         private boolean closed;
 
         private Registration(Path file, Path dir) {
@@ -161,7 +169,12 @@ public final class ProcessRegistry {
         }
 
         /** Records the running process, so that a shutdown or a later sweep kills it. */
-        public synchronized void attach(Process process) {
+        public void attach(Process process) {
+            attach(process.toHandle());
+        }
+
+        /** Records a running process this JVM did not start itself (a daemon forked by a launcher). */
+        public synchronized void attach(ProcessHandle process) {
             this.process = process;
             write();
         }
@@ -187,7 +200,7 @@ public final class ProcessRegistry {
 
         private synchronized void destroy() {
             if (process != null) {
-                killAndWait(process.toHandle());
+                killAndWait(process);
             }
             FileUtil.deleteRecursively(dir);
             close();
