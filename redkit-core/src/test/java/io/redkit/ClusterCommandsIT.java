@@ -2,16 +2,16 @@ package io.redkit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.redkit.testing.RedisClusterExtension;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisCluster;
 
 /** {@link CommandsContract} on a real 3-master/3-replica Cluster: SCAN walks every master. */
 class ClusterCommandsIT extends CommandsContract {
 
     @RegisterExtension
-    static final RedisClusterExtension cluster = RedisClusterExtension.create();
+    static final DeploymentExtension<RedisCluster> redis = DeploymentExtension.cluster();
 
-    @Override
-    String url() {
-        return cluster.url();
+    ClusterCommandsIT() {
+        super(redis);
     }
 }

@@ -17,19 +17,23 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.redkit.testing.Deployment;
+
 /**
  * The commands of the seam the feature modules are built on (GETEX, SET NX, SCAN, hashes, sets, sorted sets,
  * streams, TIME), pinned on every topology: feature code never reaches for Lettuce to run them.
  */
 abstract class CommandsContract {
 
-    /** The URL of the deployment under test. */
-    abstract String url();
-
+    private final Deployment deployment;
     private final List<Redkit> clients = new ArrayList<>();
 
+    CommandsContract(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
     RedisOps redis() {
-        Redkit redkit = Redkit.connect(url());
+        Redkit redkit = Redkit.connect(deployment.url());
         clients.add(redkit);
         return redkit.commands();
     }

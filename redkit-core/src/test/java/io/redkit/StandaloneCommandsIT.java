@@ -2,16 +2,16 @@ package io.redkit;
 
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.redkit.testing.RedisServerExtension;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisServer;
 
 /** {@link CommandsContract} on one real redis-server. */
 class StandaloneCommandsIT extends CommandsContract {
 
     @RegisterExtension
-    static final RedisServerExtension redis = RedisServerExtension.standalone();
+    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
 
-    @Override
-    String url() {
-        return redis.url();
+    StandaloneCommandsIT() {
+        super(redis);
     }
 }

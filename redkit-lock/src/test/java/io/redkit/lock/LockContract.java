@@ -144,6 +144,26 @@ abstract class LockContract {
     }
 
     @Test
+    void lockNameWithColonsIsTheKeyAGoServiceWrites() {
+        Redkit other = client();
+        String name = "job:" + UUID.randomUUID() + ":42";
+        String goKey = "lock:{" + name + "}";
+        // The seeds' scheme, written by hand as a Go or Node service would, with no escaping of its own.
+        assertThat(other.commands().setIfAbsent(goKey, "go-service-token".getBytes(StandardCharsets.UTF_8),
+                Duration.ofSeconds(10))).isTrue();
+        Lock lock = locks(client(), b -> { }).lock(name);
+
+        assertThat(lock.key()).isEqualTo(goKey);
+        assertThat(lock.tryAcquire()).as("held by the raw SET NX PX contender").isEmpty();
+        other.commands().delete(goKey);
+        Lease lease = lock.tryAcquire().orElseThrow();
+        assertThat(lease.key()).isEqualTo(goKey);
+        assertThat(other.commands().setIfAbsent(goKey, "go-service-token".getBytes(StandardCharsets.UTF_8),
+                Duration.ofSeconds(10))).as("the Go service is kept out by redkit's lease").isFalse();
+        assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+    }
+
+    @Test
     void redkitLockIsReleasedOnlyByItsOwnersToken() {
         Redkit other = client();
         Lease lease = locks(client(), b -> { }).lock(unique("interop")).tryAcquire().orElseThrow();

@@ -104,7 +104,8 @@ public final class DefaultLocks implements Locks {
         if (watchdog.isClosed()) {
             throw new IllegalStateException("Locks already closed");
         }
-        String key = schema.key(name);
+        // The name is the whole identity: lock:{job:42} stays lock:{job:42}, as a Go or Node service writes it.
+        String key = schema.nameKey(name);
         return new DefaultLock(runtime, signals, metrics.forLock(name), name, key, schema.child(key, "waiting"),
                 schema.child(key, "fence"), fencing);
     }

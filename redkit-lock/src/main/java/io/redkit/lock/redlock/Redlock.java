@@ -171,6 +171,6 @@ public final class Redlock {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("lock name must not be null or blank, was '" + name + "'");
         }
-        return schema.key(name);
+        return schema.nameKey(name);
     }
 }
