@@ -32,14 +32,16 @@ public interface RedisPubSub {
     Subscription subscribe(String channel, Listener listener);
 
     /**
-     * Runs {@code action} each time the subscriber connection comes back after a drop; Lettuce has re-subscribed
-     * by then, but messages published meanwhile are gone. Closing the returned handle removes the action.
+     * Runs {@code action} each time the subscriber connection comes back after a drop, once the server has
+     * confirmed every subscription again: messages published meanwhile are gone, and none is being missed any
+     * more. Closing the returned handle removes the action.
      */
     AutoCloseable onReconnect(Runnable action);
 
     /**
-     * Whether the subscriber connection is up now. While it is not, messages are being missed: a listener that
-     * serves from what the messages keep fresh (a near cache) should stop serving until {@link #onReconnect}.
+     * Whether the subscriber connection is up and every subscription confirmed. While it is not, messages are
+     * being missed: a listener that serves from what the messages keep fresh (a near cache) should stop serving
+     * until {@link #onReconnect}.
      */
     boolean isConnected();
 }

@@ -1,14 +1,12 @@
 package io.redkit.cache;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import com.github.benmanes.caffeine.cache.Ticker;
-
 import io.redkit.KeySchema;
+import io.redkit.ReadFrom;
 
 /**
  * The immutable settings of one cache, built and validated by {@link RedisCache.Builder}; each default is the
@@ -31,8 +29,14 @@ public final class CacheConfig<K, V> {
     public static final Duration DEFAULT_FILL_WAIT = Duration.ofSeconds(1);
     /** XFetch's β: 1 is the paper's optimum; above 1 refreshes earlier, 0 turns early refresh off. */
     public static final double DEFAULT_EARLY_REFRESH_BETA = 1.0;
-    /** How long the breaker keeps Redis skipped before half-open probes (the seeds: 10–30 s). */
-    public static final Duration DEFAULT_BREAKER_OPEN_FOR = Duration.ofSeconds(15);
+    /**
+     * How often the open breaker probes Redis in the background. The seeds' 10–30 s open period left the source
+     * carrying the whole load for that long after Redis was back; probing every 200 ms and closing after three
+     * answers in a row brings Redis back within about a second, and no user read ever pays a probe.
+     */
+    public static final Duration DEFAULT_BREAKER_PROBE_INTERVAL = Duration.ofMillis(200);
+    /** Background probes that must answer in a row before the breaker closes. */
+    public static final int DEFAULT_BREAKER_PROBES_TO_CLOSE = 3;
     /** The breaker judges the last this-many Redis calls; it opens when half of them failed. */
     public static final int DEFAULT_BREAKER_WINDOW = 10;
     /** Near cache off unless a size is set. */
@@ -58,15 +62,24 @@ public final class CacheConfig<K, V> {
     private final Duration fillWait;
     private final double earlyRefreshBeta;
     private final Executor refreshExecutor;
-    private final Duration breakerOpenFor;
+    private final Duration breakerProbeInterval;
+    private final int breakerProbesToClose;
     private final int breakerWindow;
     private final long nearCacheSize;
     private final Duration nearCacheTtl;
-    private final Ticker nearCacheTicker;
+
     private final int compressAbove;
     private final int maxValueBytes;
     private final LargeValuePolicy largeValuePolicy;
-    private final Clock clock;
+    private final ReadFrom readFrom;
+
+    /**
+     * The settings alone, without a Redkit: {@code config()} validates them (for tests, and for a configuration
+     * read from properties), and {@link RedisCache#create} builds a cache from the result.
+     */
+    public static <K, V> RedisCache.Builder<K, V> builder() {
+        return new RedisCache.Builder<>(null);
+    }
 
     CacheConfig(RedisCache.Builder<K, V> b) {
         this.name = b.name;
@@ -83,15 +96,15 @@ public final class CacheConfig<K, V> {
         this.fillWait = b.fillWait;
         this.earlyRefreshBeta = b.earlyRefreshBeta;
         this.refreshExecutor = b.refreshExecutor;
-        this.breakerOpenFor = b.breakerOpenFor;
+        this.breakerProbeInterval = b.breakerProbeInterval;
+        this.breakerProbesToClose = b.breakerProbesToClose;
         this.breakerWindow = b.breakerWindow;
         this.nearCacheSize = b.nearCacheSize;
         this.nearCacheTtl = b.nearCacheTtl;
-        this.nearCacheTicker = b.nearCacheTicker;
         this.compressAbove = b.compressAbove;
         this.maxValueBytes = b.maxValueBytes;
         this.largeValuePolicy = b.largeValuePolicy;
-        this.clock = b.clock;
+        this.readFrom = b.readFrom;
     }
 
     /** The cache name: tags the meters, and names the key namespace {@code cache.<name>} unless one is set. */
@@ -136,8 +149,11 @@ public final class CacheConfig<K, V> {
     /** Runs early refreshes; null: a small pool of the cache's own. */
     public Executor refreshExecutor() { return refreshExecutor; }
 
-    /** How long the breaker stays open. */
-    public Duration breakerOpenFor() { return breakerOpenFor; }
+    /** How often the open breaker probes Redis in the background. */
+    public Duration breakerProbeInterval() { return breakerProbeInterval; }
+
+    /** How many background probes must answer in a row before the breaker closes. */
+    public int breakerProbesToClose() { return breakerProbesToClose; }
 
     /** The breaker's window of calls. */
     public int breakerWindow() { return breakerWindow; }
@@ -148,9 +164,6 @@ public final class CacheConfig<K, V> {
     /** The near cache's TTL. */
     public Duration nearCacheTtl() { return nearCacheTtl; }
 
-    /** The near cache's time source. */
-    public Ticker nearCacheTicker() { return nearCacheTicker; }
-
     /** The compression threshold in bytes. */
     public int compressAbove() { return compressAbove; }
 
@@ -160,12 +173,12 @@ public final class CacheConfig<K, V> {
     /** What happens above the size limit. */
     public LargeValuePolicy largeValuePolicy() { return largeValuePolicy; }
 
-    /** The wall clock of the logical expiry XFetch reads (Redis' own TTL runs on the server). */
-    public Clock clock() { return clock; }
+    /** Where GET and MGET go (fills and invalidations always go to the master). */
+    public ReadFrom readFrom() { return readFrom; }
 
     @Override
     public String toString() {
         return "CacheConfig[" + name + ", " + keySchema + ", ttl=" + ttl + ", jitter=" + ttlJitter + ", negativeTtl="
-                + negativeTtl + ", v" + schemaVersion + ", near=" + nearCacheSize + "]";
+                + negativeTtl + ", v" + schemaVersion + ", near=" + nearCacheSize + ", readFrom=" + readFrom + "]";
     }
 }

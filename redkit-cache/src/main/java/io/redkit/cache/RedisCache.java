@@ -1,16 +1,15 @@
 package io.redkit.cache;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
-import com.github.benmanes.caffeine.cache.Ticker;
-
 import io.redkit.KeySchema;
+import io.redkit.ReadFrom;
 import io.redkit.Redkit;
+import io.redkit.Validate;
 import io.redkit.cache.internal.DefaultCacheAside;
 
 /** The way in: {@code RedisCache.<Long, Product>builder(redkit).name("product").valueType(Product.class)…build()}. */
@@ -21,7 +20,13 @@ public final class RedisCache {
 
     /** A builder of a cache over {@code redkit}. */
     public static <K, V> Builder<K, V> builder(Redkit redkit) {
-        return new Builder<>(redkit);
+        return new Builder<>(Objects.requireNonNull(redkit, "redkit"));
+    }
+
+    /** A cache over {@code redkit} with settings built and validated before ({@link CacheConfig#builder()}). */
+    public static <K, V> CacheAside<K, V> create(Redkit redkit, CacheConfig<K, V> config) {
+        return new DefaultCacheAside<>(Objects.requireNonNull(redkit, "redkit"), Objects.requireNonNull(config,
+                "config"));
     }
 
     /**
@@ -47,26 +52,24 @@ public final class RedisCache {
         Duration fillWait = CacheConfig.DEFAULT_FILL_WAIT;
         double earlyRefreshBeta = CacheConfig.DEFAULT_EARLY_REFRESH_BETA;
         Executor refreshExecutor;
-        Duration breakerOpenFor = CacheConfig.DEFAULT_BREAKER_OPEN_FOR;
+        Duration breakerProbeInterval = CacheConfig.DEFAULT_BREAKER_PROBE_INTERVAL;
+        int breakerProbesToClose = CacheConfig.DEFAULT_BREAKER_PROBES_TO_CLOSE;
         int breakerWindow = CacheConfig.DEFAULT_BREAKER_WINDOW;
         long nearCacheSize = CacheConfig.DEFAULT_NEAR_CACHE_SIZE;
         Duration nearCacheTtl = CacheConfig.DEFAULT_NEAR_CACHE_TTL;
-        Ticker nearCacheTicker = Ticker.systemTicker();
         int compressAbove = CacheConfig.DEFAULT_COMPRESS_ABOVE;
         int maxValueBytes = CacheConfig.DEFAULT_MAX_VALUE_BYTES;
         LargeValuePolicy largeValuePolicy = LargeValuePolicy.SKIP;
-        Clock clock = Clock.systemUTC();
+        ReadFrom readFrom = ReadFrom.MASTER;
 
-        private Builder(Redkit redkit) {
-            this.redkit = Objects.requireNonNull(redkit, "redkit");
+        /** {@code redkit} is null for settings alone ({@link CacheConfig#builder()}): then only config() works. */
+        Builder(Redkit redkit) {
+            this.redkit = redkit;
         }
 
         /** The cache name (required): 1-58 of {@code [A-Za-z0-9_.-]}. */
         public Builder<K, V> name(String value) {
-            if (value == null || !value.matches("[A-Za-z0-9_.-]{1,58}")) {
-                throw new IllegalArgumentException("name must be 1-58 of [A-Za-z0-9_.-], was '" + value + "'");
-            }
-            this.name = value;
+            this.name = Validate.name("name", value, 58);
             return this;
         }
 
@@ -166,9 +169,17 @@ public final class RedisCache {
             return this;
         }
 
-        /** How long the breaker keeps Redis skipped (100 ms - 10 min; 10-30 s in production). */
-        public Builder<K, V> breakerOpenFor(Duration value) {
-            this.breakerOpenFor = within("breakerOpenFor", value, Duration.ofMillis(100), Duration.ofMinutes(10));
+        /**
+         * How often the open breaker probes Redis in the background (10 ms - 10 s); it closes after
+         * {@code probesToClose} answers in a row (1 - 100).
+         */
+        public Builder<K, V> breakerProbes(Duration interval, int probesToClose) {
+            this.breakerProbeInterval = within("breaker probe interval", interval, Duration.ofMillis(10),
+                    Duration.ofSeconds(10));
+            if (probesToClose < 1 || probesToClose > 100) {
+                throw new IllegalArgumentException("probesToClose must be 1-100, was " + probesToClose);
+            }
+            this.breakerProbesToClose = probesToClose;
             return this;
         }
 
@@ -191,9 +202,13 @@ public final class RedisCache {
             return this;
         }
 
-        /** The near cache's time source (tests drive it). */
-        public Builder<K, V> nearCacheTicker(Ticker value) {
-            this.nearCacheTicker = Objects.requireNonNull(value, "nearCacheTicker");
+        /**
+         * Where GET and MGET go: {@link ReadFrom#MASTER} (the default), or {@link ReadFrom#REPLICA_PREFERRED} on
+         * Sentinel and Cluster, which is faster under load but may return, for up to the replication lag, an entry
+         * the master already deleted. Fills, leases and invalidations always go to the master.
+         */
+        public Builder<K, V> readFrom(ReadFrom value) {
+            this.readFrom = Objects.requireNonNull(value, "readFrom");
             return this;
         }
 
@@ -216,11 +231,6 @@ public final class RedisCache {
             return this;
         }
 
-        /** The wall clock for XFetch's logical expiry (tests drive it). */
-        public Builder<K, V> clock(Clock value) {
-            this.clock = Objects.requireNonNull(value, "clock");
-            return this;
-        }
 
         /** Validates the combination and returns the settings without building a cache. */
         public CacheConfig<K, V> config() {
@@ -244,9 +254,19 @@ public final class RedisCache {
             return new CacheConfig<>(this);
         }
 
-        /** Builds the cache (and subscribes its near cache, if on). */
+        /**
+         * Builds the cache (and subscribes its near cache, if on).
+         *
+         * @throws IllegalStateException on a bad combination of settings, or when there is no {@code Redkit}
+         *     ({@link CacheConfig#builder()}: use {@link RedisCache#create} with the config)
+         */
         public CacheAside<K, V> build() {
-            return new DefaultCacheAside<>(redkit, config());
+            CacheConfig<K, V> config = config();
+            if (redkit == null) {
+                throw new IllegalStateException("cache '" + name + "': these are settings alone, there is no Redkit;"
+                        + " use RedisCache.builder(redkit) or RedisCache.create(redkit, config)");
+            }
+            return new DefaultCacheAside<>(redkit, config);
         }
 
         private static Duration positive(String field, Duration value) {
@@ -254,11 +274,7 @@ public final class RedisCache {
         }
 
         private static Duration within(String field, Duration value, Duration min, Duration max) {
-            Objects.requireNonNull(value, field);
-            if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-                throw new IllegalArgumentException(field + " must be within " + min + " - " + max + ", was " + value);
-            }
-            return value;
+            return Validate.within(field, value, min, max);
         }
     }
 }

@@ -6,34 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.Optional;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import io.redkit.Redkit;
-import io.redkit.RedkitConfig;
-import io.redkit.testing.RedisServer;
+import io.redkit.ReadFrom;
 
-/** The builder fails at once on a bad value and names it; no cache is built from a bad combination. */
+/**
+ * The builder fails at once on a bad value and names it; no cache is built from a bad combination. Settings alone
+ * ({@link CacheConfig#builder()}), so no server is needed.
+ */
 class CacheConfigTest {
 
-    private static RedisServer server;
-    private static Redkit redkit;
-
-    @BeforeAll
-    static void start() {
-        server = RedisServer.start();
-        redkit = Redkit.create(RedkitConfig.builder().url(server.url()).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        redkit.close();
-        server.close();
-    }
-
     private static RedisCache.Builder<String, String> builder() {
-        return RedisCache.<String, String>builder(redkit).name("product").valueType(String.class)
+        return CacheConfig.<String, String>builder().name("product").valueType(String.class)
                 .loader(id -> Optional.of(id));
     }
 
@@ -43,7 +27,10 @@ class CacheConfigTest {
         assertThatThrownBy(() -> builder().ttl(Duration.ZERO)).hasMessageContaining("ttl").hasMessageContaining("PT0S");
         assertThatThrownBy(() -> builder().ttlJitter(1.5)).hasMessageContaining("ttlJitter").hasMessageContaining("1.5");
         assertThatThrownBy(() -> builder().negativeTtl(Duration.ofSeconds(-1))).hasMessageContaining("negativeTtl");
-        assertThatThrownBy(() -> builder().breakerOpenFor(Duration.ofMillis(5))).hasMessageContaining("breakerOpenFor");
+        assertThatThrownBy(() -> builder().breakerProbes(Duration.ofMillis(5), 3))
+                .hasMessageContaining("breaker probe interval");
+        assertThatThrownBy(() -> builder().breakerProbes(Duration.ofMillis(200), 0)).hasMessageContaining("probesToClose");
+        assertThatThrownBy(() -> builder().readFrom(null)).hasMessageContaining("readFrom");
         assertThatThrownBy(() -> builder().breakerWindow(1)).hasMessageContaining("breakerWindow").hasMessageContaining("1");
         assertThatThrownBy(() -> builder().nearCache(0, Duration.ofSeconds(1))).hasMessageContaining("near cache size");
         assertThatThrownBy(() -> builder().schemaVersion(70_000)).hasMessageContaining("70000");
@@ -53,9 +40,9 @@ class CacheConfigTest {
 
     @Test
     void badCombinationsAreRefusedAtBuild() {
-        assertThatThrownBy(() -> RedisCache.<String, String>builder(redkit).valueType(String.class)
+        assertThatThrownBy(() -> CacheConfig.<String, String>builder().valueType(String.class)
                 .loader(id -> Optional.empty()).build()).hasMessageContaining("name is required");
-        assertThatThrownBy(() -> RedisCache.<String, String>builder(redkit).name("x").valueType(String.class).build())
+        assertThatThrownBy(() -> CacheConfig.<String, String>builder().name("x").valueType(String.class).build())
                 .hasMessageContaining("loader");
         assertThatThrownBy(() -> builder().fillWait(Duration.ofSeconds(6)).build())
                 .hasMessageContaining("fillWait").hasMessageContaining("fillLease");
@@ -64,12 +51,21 @@ class CacheConfigTest {
     }
 
     @Test
+    void settingsWithoutARedkitValidateButBuildNoCache() {
+        assertThat(builder().config().name()).isEqualTo("product");
+        assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no Redkit");
+    }
+
+    @Test
     void defaultsAreTheDocumentedOnes() {
         CacheConfig<String, String> config = builder().config();
         assertThat(config.keySchema().namespace()).isEqualTo("cache.product");
         assertThat(config.ttl()).isEqualTo(CacheConfig.DEFAULT_TTL);
         assertThat(config.negativeTtl()).isEqualTo(Duration.ofSeconds(30));
-        assertThat(config.breakerOpenFor()).isBetween(Duration.ofSeconds(10), Duration.ofSeconds(30));
+        assertThat(config.breakerProbeInterval()).isEqualTo(Duration.ofMillis(200));
+        assertThat(config.breakerProbesToClose()).isEqualTo(3);
+        assertThat(config.readFrom()).isEqualTo(ReadFrom.MASTER);
         assertThat(config.nearCacheSize()).isZero();
         assertThat(config.largeValuePolicy()).isEqualTo(LargeValuePolicy.SKIP);
     }

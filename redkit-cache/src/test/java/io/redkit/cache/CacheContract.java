@@ -37,48 +37,13 @@ import io.redkit.testing.PostgresExtension;
  * caching, jitter, near-cache invalidation, and bad input. The after-commit claim runs against a real
  * PostgreSQL ({@link PostgresExtension}), in a schema of its own per test class.
  */
-abstract class CacheContract {
+abstract class CacheContract extends CacheFixture {
 
     @RegisterExtension
     static final PostgresExtension pg = PostgresExtension.create();
 
-    private final Deployment deployment;
-    private final List<Redkit> clients = new ArrayList<>();
-    private final List<CacheAside<?, ?>> caches = new ArrayList<>();
-    final Source source = new Source();
-    final String name = "t" + UUID.randomUUID().toString().substring(0, 8);
-
     CacheContract(Deployment deployment) {
-        this.deployment = deployment;
-    }
-
-    Redkit redkit() {
-        Redkit redkit = Redkit.create(RedkitConfig.builder().url(deployment.url()).build());
-        clients.add(redkit);
-        return redkit;
-    }
-
-    CacheAside<String, String> cache(Redkit redkit, UnaryOperator<RedisCache.Builder<String, String>> settings) {
-        RedisCache.Builder<String, String> builder = RedisCache.<String, String>builder(redkit).name(name)
-                .valueType(String.class).loader(source::load).batchLoader(source::loadAll);
-        CacheAside<String, String> cache = settings.apply(builder).build();
-        caches.add(cache);
-        return cache;
-    }
-
-    CacheAside<String, String> cache(Redkit redkit) {
-        return cache(redkit, b -> b);
-    }
-
-    String entryKey(String id) {
-        return io.redkit.KeySchema.of("cache." + name).key(id);
-    }
-
-    @AfterEach
-    void closeAndHeal() {
-        deployment.healAll();
-        caches.forEach(CacheAside::close);
-        clients.forEach(Redkit::close);
+        super(deployment);
     }
 
     @Test
@@ -116,13 +81,15 @@ abstract class CacheContract {
     @Test
     void pausedRedisEveryReadServedAndOpenBreakerPaysNoTimeout() {
         Redkit redkit = redkit();
-        CacheAside<String, String> cache = cache(redkit, b -> b.breakerWindow(4).breakerOpenFor(Duration.ofSeconds(30)));
+        // Background probes far apart, so that every command counted below would be a user read's.
+        CacheAside<String, String> cache = cache(redkit, b -> b.breakerWindow(4)
+                .breakerProbes(Duration.ofSeconds(10), 3));
         source.rows.put("p", "from-source");
         assertThat(cache.get("p")).contains("from-source");
         deployment.pauseServerOf(entryKey("p"));
 
         int reads = 0;
-        while (cache.health() == CacheHealth.HEALTHY) {
+        while (cache.health().isHealthy()) {
             assertThat(cache.get("p")).contains("from-source");
             assertThat(++reads).as("reads before the breaker opened").isLessThan(20);
         }
@@ -136,7 +103,7 @@ abstract class CacheContract {
         }
         System.out.printf("[figures] %s breaker opened after %d timed-out reads; slowest read while open %.2f ms"
                 + " (command timeout 300 ms)%n", getClass().getSimpleName(), reads, slowest / 1e6);
-        assertThat(cache.health()).isEqualTo(CacheHealth.DEGRADED);
+        assertThat(cache.health()).isEqualTo(new CacheHealth(CacheHealth.Status.DEGRADED, CacheHealth.Breaker.OPEN));
         assertThat(commandFailures(redkit)).as("Redis commands attempted while open").isEqualTo(failuresWhenOpen);
         assertThat(source.loads.get() - loadsWhenOpen).isEqualTo(50);
         assertThat(Duration.ofNanos(slowest)).isLessThan(Duration.ofMillis(300));
@@ -146,22 +113,21 @@ abstract class CacheContract {
 
     @Test
     void stoppedRedisReadsServedThenBreakerRecoversThroughHalfOpen() {
-        CacheAside<String, String> cache = cache(redkit(),
-                b -> b.breakerWindow(4).breakerOpenFor(Duration.ofMillis(500)));
+        CacheAside<String, String> cache = cache(redkit(), b -> b.breakerWindow(4));
         source.rows.put("s", "v1");
         assertThat(cache.get("s")).contains("v1");
         deployment.killServerOf(entryKey("s"));
 
         await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).untilAsserted(() -> {
             assertThat(cache.get("s")).contains("v1");
-            assertThat(cache.health()).isEqualTo(CacheHealth.DEGRADED);
+            assertThat(cache.health().status()).isEqualTo(CacheHealth.Status.DEGRADED);
         });
         assertThat(cache.stats().errors()).isPositive();
 
         deployment.healAll();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
             assertThat(cache.get("s")).contains("v1");
-            assertThat(cache.health()).isEqualTo(CacheHealth.HEALTHY);
+            assertThat(cache.health().status()).isEqualTo(CacheHealth.Status.HEALTHY);
         });
     }
 
@@ -272,7 +238,8 @@ abstract class CacheContract {
     void entryOfAnotherSchemaVersionIsAMissAndIsOverwritten() {
         Redkit redkit = redkit();
         CacheAside<String, String> v1 = cache(redkit);
-        CacheAside<String, String> v2 = cache(redkit, b -> b.schemaVersion(2));
+        // The next deploy, in another process: same cache name, new schema version.
+        CacheAside<String, String> v2 = cache(redkit(), b -> b.schemaVersion(2));
         source.rows.put("s", "row");
         assertThat(v1.get("s")).contains("row");
         assertThat(v2.get("s")).contains("row");
@@ -291,7 +258,7 @@ abstract class CacheContract {
         assertThat(source.loads.get()).isEqualTo(1);
         assertThat(redkit.commands().ttl(entryKey("nobody")).orElseThrow()).isLessThanOrEqualTo(Duration.ofSeconds(40));
 
-        CacheAside<String, String> noNegative = cache(redkit, b -> b.negativeTtl(Duration.ZERO).schemaVersion(3));
+        CacheAside<String, String> noNegative = cache(redkit(), b -> b.negativeTtl(Duration.ZERO).schemaVersion(3));
         assertThat(noNegative.get("nobody2")).isEmpty();
         assertThat(noNegative.get("nobody2")).isEmpty();
         assertThat(source.loads.get()).isEqualTo(3);
@@ -344,8 +311,8 @@ abstract class CacheContract {
     @Test
     void earlyRefreshRecomputesAHotKeyBeforeItExpires() {
         MutableClock clock = new MutableClock();
-        Redkit redkit = redkit();
-        CacheAside<String, String> cache = cache(redkit, b -> b.clock(clock).ttl(Duration.ofSeconds(60)).ttlJitter(0)
+        Redkit redkit = redkit(c -> c.clock(clock));
+        CacheAside<String, String> cache = cache(redkit, b -> b.ttl(Duration.ofSeconds(60)).ttlJitter(0)
                 // The refresh runs on the reading thread, so the test knows when it is done.
                 .refreshExecutor(Runnable::run));
         source.rows.put("x", "v1");
@@ -473,7 +440,7 @@ abstract class CacheContract {
         assertThat(redkit.meters().get("redkit.cache.large").tag("action", "compressed").counter().count())
                 .isGreaterThanOrEqualTo(1);
 
-        CacheAside<String, String> fail = cache(redkit, b -> b.schemaVersion(5).compressAbove(1024)
+        CacheAside<String, String> fail = cache(redkit(), b -> b.schemaVersion(5).compressAbove(1024)
                 .maxValueBytes(64 * 1024, LargeValuePolicy.FAIL));
         assertThatThrownBy(() -> fail.get("huge")).isInstanceOfSatisfying(ValueTooLargeException.class,
                 e -> assertThat(e.limit()).isEqualTo(64 * 1024));
@@ -481,56 +448,4 @@ abstract class CacheContract {
         assertThat(redkit.commands().exists(entryKey("huge") + ":fill")).isZero();
     }
 
-    /** Counts a key by id. */
-    interface KeyView {
-        long count(String id);
-    }
-
-    static String randomText(int length) {
-        java.util.Random random = new java.util.Random(7);
-        StringBuilder sb = new StringBuilder(length);
-        for (int i = 0; i < length; i++) {
-            sb.append((char) ('!' + random.nextInt(90)));
-        }
-        return sb.toString();
-    }
-
-    static double commandFailures(Redkit redkit) {
-        return redkit.meters().find("redkit.command.failures").counters().stream().mapToDouble(Counter::count).sum();
-    }
-
-    /** A call that a test runs on many threads at once. */
-    interface Call<T> {
-        T run(int caller) throws Exception;
-    }
-
-    static <T> List<T> concurrently(int callers, java.util.concurrent.Callable<T> call) throws Exception {
-        return concurrently(callers, i -> call.call());
-    }
-
-    static <T> List<T> concurrently(int callers, Call<T> call) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(callers);
-        CountDownLatch ready = new CountDownLatch(callers);
-        CountDownLatch go = new CountDownLatch(1);
-        try {
-            List<Future<T>> futures = new ArrayList<>();
-            for (int i = 0; i < callers; i++) {
-                int caller = i;
-                futures.add(pool.submit(() -> {
-                    ready.countDown();
-                    go.await();
-                    return call.run(caller);
-                }));
-            }
-            assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
-            go.countDown();
-            List<T> results = new ArrayList<>();
-            for (Future<T> f : futures) {
-                results.add(f.get(60, TimeUnit.SECONDS));
-            }
-            return results;
-        } finally {
-            pool.shutdownNow();
-        }
-    }
 }

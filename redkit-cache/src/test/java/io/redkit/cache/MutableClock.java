@@ -1,38 +1,26 @@
 package io.redkit.cache;
 
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A wall clock a test moves by hand. */
-final class MutableClock extends Clock {
+import io.redkit.RedkitClock;
 
-    private final AtomicLong millis = new AtomicLong(System.currentTimeMillis());
+/** A client clock a test moves by hand: the wall clock jumps, the monotonic one runs on. */
+final class MutableClock implements RedkitClock {
+
+    private final AtomicLong offsetMillis = new AtomicLong();
 
     void advance(Duration by) {
-        millis.addAndGet(by.toMillis());
+        offsetMillis.addAndGet(by.toMillis());
     }
 
     @Override
-    public ZoneId getZone() {
-        return ZoneOffset.UTC;
+    public long nanoTime() {
+        return System.nanoTime();
     }
 
     @Override
-    public Clock withZone(ZoneId zone) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long millis() {
-        return millis.get();
-    }
-
-    @Override
-    public Instant instant() {
-        return Instant.ofEpochMilli(millis.get());
+    public long wallMillis() {
+        return System.currentTimeMillis() + offsetMillis.get();
     }
 }

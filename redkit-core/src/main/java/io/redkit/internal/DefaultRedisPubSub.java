@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -26,6 +27,10 @@ import io.redkit.RedkitException;
 /**
  * One subscriber connection for the whole process, opened on first use. Channels are subscribed on the server
  * while at least one listener wants them; every listener of a channel gets every message.
+ *
+ * <p>After a drop, Lettuce reconnects and sends SUBSCRIBE again. Until the server has confirmed every channel,
+ * messages are still being missed: {@link #isConnected()} stays false and the reconnect actions wait, so that a
+ * listener that resynchronises (flushes a near cache) does so after the gap has closed, not inside it.
  */
 public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
 
@@ -35,7 +40,10 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
     private final Duration timeout;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
+    private final Set<String> unconfirmed = ConcurrentHashMap.newKeySet();
     private volatile StatefulRedisPubSubConnection<String, byte[]> connection;
+    private volatile boolean confirmed = true;
+    private volatile boolean reconnecting;
     private volatile boolean closed;
 
     /** Creates the seam; {@code connector} opens the subscriber connection when first needed. */
@@ -86,7 +94,7 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
     @Override
     public boolean isConnected() {
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
-        return c != null && !closed && c.isOpen();
+        return c != null && !closed && c.isOpen() && confirmed;
     }
 
     private void unsubscribe(String channel, Listener listener) {
@@ -94,6 +102,10 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
             list.remove(listener);
             return list.isEmpty() ? null : list;
         }) == null;
+        if (last) {
+            unconfirmed.remove(channel);
+            confirmIfComplete();
+        }
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
         if (last && c != null && !closed && c.isOpen()) {
             c.async().unsubscribe(channel); // best effort: a stray message for it finds no listener
@@ -116,16 +128,42 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
                     public void message(String channel, byte[] message) {
                         deliver(channel, message);
                     }
+
+                    @Override
+                    public void subscribed(String channel, long count) {
+                        unconfirmed.remove(channel);
+                        confirmIfComplete();
+                    }
                 });
                 opened.addListener(new RedisConnectionStateListener() {
                     @Override
+                    public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+                        confirmed = false;
+                    }
+
+                    @Override
                     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-                        reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
+                        // Lettuce sends SUBSCRIBE for every channel now; the replies come in later turns.
+                        unconfirmed.addAll(listeners.keySet());
+                        reconnecting = true;
+                        confirmIfComplete();
                     }
                 });
                 connection = opened;
             }
             return connection;
+        }
+    }
+
+    /** Once every channel is confirmed after a reconnect: connected again, and the reconnect actions run. */
+    private synchronized void confirmIfComplete() {
+        if (!unconfirmed.isEmpty() || confirmed) {
+            return;
+        }
+        confirmed = true;
+        if (reconnecting) {
+            reconnecting = false;
+            reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
         }
     }
 

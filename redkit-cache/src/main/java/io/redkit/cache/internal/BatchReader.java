@@ -1,38 +1,41 @@
 package io.redkit.cache.internal;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.Collection;
+import java.util.function.Function;
 
-import io.lettuce.core.SetArgs;
-import io.redkit.Idempotency;
+import io.redkit.cache.ValueTooLargeException;
 
 /**
- * {@code getAll}: near cache, one MGET for the rest (Lettuce splits it per slot on Cluster), single-flight per
- * missing key, fill leases taken in one pipeline, one batch load, one pipelined write-back. A key whose lease
- * another instance holds is loaded here too (a batch does not wait) but not written back.
+ * {@code getAll}: near cache, one MGET for the rest (split per slot by the client on Cluster), single-flight per
+ * missing key, then {@link Filler#fillAll}: leases and waits in pipelines, one batch load, one pipelined
+ * write-back. The same entry reading and the same single-flight as {@code get}, not copies of them.
  */
 final class BatchReader<K, V> {
 
-    private final DefaultCacheAside<K, V> cache;
+    private final Function<K, String> entryKey;
     private final GuardedRedis redis;
     private final EntryCodec<V> entries;
     private final Filler<K, V> filler;
+    private final SingleFlight<V> flights;
+    private final NearCache<V> near;
+    private final Refresher<K> refresher;
     private final CacheMetrics metrics;
 
-    BatchReader(DefaultCacheAside<K, V> cache, GuardedRedis redis, EntryCodec<V> entries, Filler<K, V> filler,
-            CacheMetrics metrics) {
-        this.cache = cache;
+    BatchReader(Function<K, String> entryKey, GuardedRedis redis, EntryCodec<V> entries, Filler<K, V> filler,
+            SingleFlight<V> flights, NearCache<V> near, Refresher<K> refresher, CacheMetrics metrics) {
+        this.entryKey = entryKey;
         this.redis = redis;
         this.entries = entries;
         this.filler = filler;
+        this.flights = flights;
+        this.near = near;
+        this.refresher = refresher;
         this.metrics = metrics;
     }
 
@@ -40,165 +43,111 @@ final class BatchReader<K, V> {
         Objects.requireNonNull(requested, "keys");
         Map<String, K> byEntry = new LinkedHashMap<>();
         for (K key : requested) {
-            byEntry.putIfAbsent(cache.entryKey(Objects.requireNonNull(key, "keys must not contain null")), key);
+            byEntry.putIfAbsent(entryKey.apply(Objects.requireNonNull(key, "keys must not contain null")), key);
         }
-        Map<String, Optional<V>> found = new LinkedHashMap<>();
-        NearCache<V> near = cache.near();
-        long epoch = near != null ? near.epoch() : 0;
+        long epoch = near.epoch();
+        Map<String, Optional<V>> answers = new LinkedHashMap<>();
         List<String> toRead = new ArrayList<>(byEntry.size());
-        for (String entryKey : byEntry.keySet()) {
-            Optional<V> cached = near != null ? near.get(entryKey) : null;
-            if (cached != null) {
+        for (String key : byEntry.keySet()) {
+            Lookup<V> cached = near.get(key);
+            if (cached.answers()) {
                 metrics.nearHit();
-                found.put(entryKey, cached);
+                answers.put(key, cached.answer());
             } else {
-                toRead.add(entryKey);
+                toRead.add(key);
             }
         }
-        boolean usable = readRedis(toRead, byEntry, found, epoch);
-        Set<String> missing = new LinkedHashSet<>(toRead);
-        missing.removeAll(found.keySet());
+        Map<String, byte[]> rejected = new LinkedHashMap<>();
+        boolean usable = readRedis(toRead, byEntry, answers, rejected, epoch);
+        Map<String, K> missing = new LinkedHashMap<>();
+        for (String key : toRead) {
+            if (!answers.containsKey(key)) {
+                missing.put(key, byEntry.get(key));
+            }
+        }
         if (!missing.isEmpty()) {
-            fillMissing(missing, byEntry, found, usable, epoch);
+            fillMissing(missing, usable, rejected, answers, epoch);
         }
         Map<K, V> result = new LinkedHashMap<>();
-        for (Map.Entry<String, K> e : byEntry.entrySet()) {
-            Optional<V> value = found.get(e.getKey());
+        byEntry.forEach((key, k) -> {
+            Optional<V> value = answers.get(key);
             if (value != null && value.isPresent()) {
-                result.put(e.getValue(), value.get());
+                result.put(k, value.get());
             }
-        }
+        });
         return result;
     }
 
-    private boolean readRedis(List<String> toRead, Map<String, K> byEntry, Map<String, Optional<V>> found,
-            long epoch) {
+    private boolean readRedis(List<String> toRead, Map<String, K> byEntry, Map<String, Optional<V>> answers,
+            Map<String, byte[]> rejected, long epoch) {
         if (toRead.isEmpty()) {
             return true;
         }
         List<Optional<byte[]>> raw;
         try {
-            raw = redis.call(ops -> ops.mget(toRead));
+            raw = redis.read(toRead.get(0), reads -> reads.mget(toRead));
         } catch (GuardedRedis.Skipped e) {
             toRead.forEach(k -> metrics.miss());
             return false;
         }
         for (int i = 0; i < toRead.size(); i++) {
-            String entryKey = toRead.get(i);
-            Envelope.Decoded d = raw.get(i).map(entries::open).orElse(null);
-            Optional<V> value = d != null && d.usable() ? entries.value(d) : null;
-            if (value == null) {
+            String key = toRead.get(i);
+            Lookup<V> lookup = entries.read(raw.get(i).orElse(null));
+            if (!lookup.answers()) {
                 metrics.miss();
+                if (lookup instanceof Lookup.Miss<V> miss && miss.rejected() != null) {
+                    rejected.put(key, miss.rejected());
+                }
                 continue;
             }
             metrics.hit();
-            found.put(entryKey, value);
-            cache.nearPut(entryKey, value, epoch);
-            if (entries.refreshEarly(d)) {
-                cache.refreshLater(byEntry.get(entryKey), entryKey);
+            answers.put(key, lookup.answer());
+            near.put(key, lookup.answer(), epoch);
+            if (lookup.refreshEarly()) {
+                refresher.refreshLater(byEntry.get(key), key);
             }
         }
         return true;
     }
 
-    private void fillMissing(Set<String> missing, Map<String, K> byEntry, Map<String, Optional<V>> found,
-            boolean usable, long epoch) {
-        Map<String, CompletableFuture<Optional<V>>> owned = new LinkedHashMap<>();
-        Map<String, CompletableFuture<Optional<V>>> joined = new LinkedHashMap<>();
-        for (String entryKey : missing) {
-            CompletableFuture<Optional<V>> mine = new CompletableFuture<>();
-            CompletableFuture<Optional<V>> running = cache.flights().putIfAbsent(entryKey, mine);
-            if (running == null) {
-                owned.put(entryKey, mine);
-            } else {
-                joined.put(entryKey, running);
-            }
-        }
-        try {
-            if (!owned.isEmpty()) {
-                loadOwned(owned, byEntry, found, usable, epoch);
-            }
-        } finally {
-            owned.forEach((k, f) -> cache.flights().remove(k, f));
-        }
-        joined.forEach((k, f) -> found.put(k, DefaultCacheAside.join(f)));
-    }
-
-    private void loadOwned(Map<String, CompletableFuture<Optional<V>>> owned, Map<String, K> byEntry,
-            Map<String, Optional<V>> found, boolean usable, long epoch) {
-        Map<String, byte[]> leases = usable ? takeLeases(owned.keySet()) : Map.of();
-        Set<K> keys = new LinkedHashSet<>();
-        owned.keySet().forEach(k -> keys.add(byEntry.get(k)));
-        long start = System.nanoTime();
-        Map<K, V> loaded;
-        try {
-            loaded = filler.loadAll(keys);
-        } catch (RuntimeException | Error e) {
-            leases.forEach(filler::release);
-            owned.values().forEach(f -> f.completeExceptionally(e));
-            throw e;
-        }
-        long nanos = System.nanoTime() - start;
-        List<CompletableFuture<Long>> writes = new ArrayList<>();
-        List<String> written = new ArrayList<>();
-        RuntimeException refused = null;
-        for (Map.Entry<String, CompletableFuture<Optional<V>>> e : owned.entrySet()) {
-            Optional<V> value = Optional.ofNullable(loaded.get(byEntry.get(e.getKey())));
-            found.put(e.getKey(), value);
-            e.getValue().complete(value);
-            byte[] token = leases.get(e.getKey());
-            if (token == null) {
-                continue;
-            }
-            EntryCodec.Stored stored = null;
+    private void fillMissing(Map<String, K> missing, boolean usable, Map<String, byte[]> rejected,
+            Map<String, Optional<V>> answers, long epoch) {
+        SingleFlight.Claim<V> claim = flights.claim(missing.keySet());
+        Map<String, K> owned = new LinkedHashMap<>();
+        claim.owned().keySet().forEach(k -> owned.put(k, missing.get(k)));
+        if (!owned.isEmpty()) {
+            Map<String, Filler.Fill<V>> filled;
             try {
-                stored = entries.encode(value, nanos);
-            } catch (RuntimeException tooLarge) {
-                refused = tooLarge;
+                filled = filler.fillAll(owned, usable, rejected);
+            } catch (RuntimeException | Error e) {
+                claim.owned().forEach((k, f) -> flights.finish(k, f, null, e));
+                throw e;
             }
-            if (stored == null) {
-                filler.release(filler.lease(e.getKey()), token);
-                continue;
-            }
-            String entryKey = e.getKey();
-            byte[] bytes = stored.bytes();
-            byte[] ttl = Filler.ascii(stored.ttlMillis());
-            writes.add(redis.callAsync(ops -> ops.evalAsync(Filler.FILL, List.of(entryKey, filler.lease(entryKey)),
-                    token, bytes, ttl)));
-            written.add(entryKey);
+            claim.owned().forEach((k, f) -> {
+                Filler.Fill<V> fill = filled.get(k);
+                if (fill.failure() != null) {
+                    flights.finish(k, f, null, fill.failure());
+                    return; // this key alone failed: left out of the answer
+                }
+                flights.finish(k, f, fill.value(), null);
+                answers.put(k, fill.value());
+                if (fill.inRedis()) {
+                    near.put(k, fill.value(), epoch);
+                }
+            });
         }
-        // All write-backs are on the wire before the first reply is awaited: one pipelined round trip.
-        for (int i = 0; i < writes.size(); i++) {
-            Long ok = writes.get(i).exceptionally(t -> null).join();
-            if (ok != null && ok == 0) {
-                metrics.staleFillPrevented();
-            } else if (ok != null) {
-                cache.nearPut(written.get(i), found.get(written.get(i)), epoch);
-            }
-        }
-        if (refused != null) {
-            throw refused;
-        }
-    }
-
-    /** SET NX PX of every lease in one pipeline; the tokens of those taken. */
-    private Map<String, byte[]> takeLeases(Set<String> entryKeys) {
-        SetArgs args = SetArgs.Builder.nx().px(filler.leaseTtl().toMillis());
-        Map<String, CompletableFuture<String>> pending = new LinkedHashMap<>();
-        Map<String, byte[]> tokens = new LinkedHashMap<>();
-        for (String entryKey : entryKeys) {
-            byte[] token = Filler.token();
-            tokens.put(entryKey, token);
-            String lease = filler.lease(entryKey);
-            pending.put(entryKey, redis.callAsync(ops -> ops.executeAsync("SET NX", Idempotency.NON_IDEMPOTENT,
-                    c -> c.set(lease, token, args))));
-        }
-        Map<String, byte[]> taken = new LinkedHashMap<>();
-        pending.forEach((entryKey, f) -> {
-            if ("OK".equals(f.exceptionally(t -> null).join())) {
-                taken.put(entryKey, tokens.get(entryKey));
+        claim.joined().forEach((k, f) -> {
+            try {
+                answers.put(k, flights.join(k, f));
+            } catch (ValueTooLargeException tooLarge) {
+                // That key alone failed, in the load another caller ran: left out, as when this batch loads it.
             }
         });
-        return taken;
+    }
+
+    /** Runs XFetch refreshes off the reading thread. */
+    interface Refresher<K> {
+        /** Starts a refresh of {@code entryKey} unless one is running. */
+        void refreshLater(K key, String entryKey);
     }
 }

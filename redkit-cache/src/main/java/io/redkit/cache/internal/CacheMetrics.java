@@ -1,10 +1,13 @@
 package io.redkit.cache.internal;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
@@ -12,20 +15,22 @@ import io.redkit.cache.CacheStats;
 
 /**
  * The meters of one cache, tagged {@code cache=<name>} and {@code client=<redkit name>}: {@code redkit.cache.hits},
- * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind}},
+ * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind=redis|decode|version|wrongtype}},
  * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}} and the
  * gauge {@code .breaker.state} (0 closed, 1 half-open, 2 open).
  */
-final class CacheMetrics {
+final class CacheMetrics implements AutoCloseable {
 
     private final MeterRegistry registry;
     private final Tags tags;
+    private final List<Meter> registered = new ArrayList<>();
     private final Counter hits;
     private final Counter misses;
     private final Counter nearHits;
     private final Counter loads;
     private final Timer loadTime;
     private final Counter redisErrors;
+    private final Counter wrongType;
     private final Counter decodeErrors;
     private final Counter otherVersion;
     private final Counter earlyRefreshes;
@@ -38,14 +43,21 @@ final class CacheMetrics {
     CacheMetrics(MeterRegistry registry, String client, String cache) {
         this.registry = registry;
         this.tags = Tags.of("client", client, "cache", cache);
+        if (registry.find("redkit.cache.hits").tags(tags).counter() != null) {
+            // Two open caches of one name would count into the same meters, and each stats() would lie.
+            throw new IllegalStateException("a cache named '" + cache + "' is already open on redkit '" + client
+                    + "': close it first, or give this one another name (or its Redkit another name)");
+        }
         this.hits = counter("redkit.cache.hits", "reads answered by Redis", Tags.empty());
         this.misses = counter("redkit.cache.misses", "reads Redis did not answer", Tags.empty());
         this.nearHits = counter("redkit.cache.near.hits", "reads answered by the near cache", Tags.empty());
         this.loads = counter("redkit.cache.loads", "calls of the loader (a batch counts once)", Tags.empty());
-        this.loadTime = Timer.builder("redkit.cache.load.time").description("time in the loader").tags(tags)
-                .register(registry);
+        this.loadTime = keep(Timer.builder("redkit.cache.load.time").description("time in the loader").tags(tags)
+                .register(registry));
         String errors = "redkit.cache.errors";
         this.redisErrors = counter(errors, "Redis errors and timeouts, served by the loader", Tags.of("kind", "redis"));
+        this.wrongType = counter(errors, "keys of another type in the cache's place, overwritten by the fill",
+                Tags.of("kind", "wrongtype"));
         this.decodeErrors = counter(errors, "entries that did not decode, reloaded", Tags.of("kind", "decode"));
         this.otherVersion = counter(errors, "entries of another schema version, reloaded", Tags.of("kind", "version"));
         this.earlyRefreshes = counter("redkit.cache.early.refreshes", "XFetch refreshes before expiry", Tags.empty());
@@ -60,12 +72,23 @@ final class CacheMetrics {
     }
 
     private Counter counter(String name, String description, Tags extra) {
-        return Counter.builder(name).description(description).tags(tags.and(extra)).register(registry);
+        return keep(Counter.builder(name).description(description).tags(tags.and(extra)).register(registry));
+    }
+
+    private <M extends Meter> M keep(M meter) {
+        registered.add(meter);
+        return meter;
     }
 
     void breakerGauge(Supplier<Number> state) {
-        Gauge.builder("redkit.cache.breaker.state", state).description("0 closed, 1 half-open, 2 open").tags(tags)
-                .register(registry);
+        keep(Gauge.builder("redkit.cache.breaker.state", state).description("0 closed, 1 half-open, 2 open")
+                .tags(tags).register(registry));
+    }
+
+    /** Removes this cache's meters, so that a cache of the same name may be opened again. */
+    @Override
+    public void close() {
+        registered.forEach(registry::remove);
     }
 
     void hit() { hits.increment(); }
@@ -82,6 +105,8 @@ final class CacheMetrics {
     void redisError() { redisErrors.increment(); }
 
     void decodeError() { decodeErrors.increment(); }
+
+    void wrongType() { wrongType.increment(); }
 
     void otherVersion() { otherVersion.increment(); }
 

@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -22,21 +20,22 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.redkit.RedisCommandException;
+import io.redkit.RedisReads;
 import io.redkit.RedkitException;
 import io.redkit.Redkit;
 import io.redkit.cache.AfterCommit;
 import io.redkit.cache.CacheAside;
 import io.redkit.cache.CacheConfig;
 import io.redkit.cache.CacheHealth;
-import io.redkit.cache.CacheLoadException;
 import io.redkit.cache.CacheStats;
 
 /**
  * The cache-aside read path: near cache, one GET, decode; on a miss one load per key in this instance
- * (single-flight), coordinated across instances by {@link Filler}. Invalidation is in {@link Invalidator},
- * batches in {@link BatchReader}.
+ * ({@link SingleFlight}), coordinated across instances by {@link Filler}. Batches are {@link BatchReader}'s,
+ * invalidation {@link Invalidator}'s; this class wires them and owns nothing they share but the wiring.
  */
-public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
+public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchReader.Refresher<K> {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultCacheAside.class);
 
@@ -45,8 +44,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
     private final GuardedRedis redis;
     private final EntryCodec<V> entries;
     private final Filler<K, V> filler;
+    private final SingleFlight<V> flights;
     private final NearCache<V> near;
-    private final Map<String, CompletableFuture<Optional<V>>> flights = new ConcurrentHashMap<>();
     private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
     private final Executor refreshExecutor;
     private final ExecutorService ownExecutor;
@@ -56,15 +55,19 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
     /** Builds the cache; with a near cache, subscribes to its invalidation channel. */
     public DefaultCacheAside(Redkit redkit, CacheConfig<K, V> config) {
         this.config = config;
+        // Replica reads may have to connect; that can fail, so before any meter is registered.
+        RedisReads reads = redkit.reads(config.readFrom());
         this.metrics = new CacheMetrics(redkit.meters(), redkit.config().name(), config.name());
-        this.redis = new GuardedRedis(config.name(), redkit.commands(), config.breakerOpenFor(),
-                config.breakerWindow(), metrics);
-        this.entries = new EntryCodec<>(config, metrics);
-        this.filler = new Filler<>(config, redis, entries, metrics);
+        this.redis = new GuardedRedis(config.name(), redkit.commands(), reads, redkit.timer(),
+                config.breakerProbeInterval(), config.breakerProbesToClose(), config.breakerWindow(), metrics);
+        this.entries = new EntryCodec<>(config, redkit.clock(), metrics);
+        this.filler = new Filler<>(config, redis, entries, new SourceLoads<>(config, redkit.clock(), metrics),
+                redkit.timer(), redkit.clock(), metrics);
+        this.flights = new SingleFlight<>(config.name());
         this.near = config.nearCacheSize() > 0
-                ? new NearCache<>(redkit, "redkit.cache.invalidations:" + config.keySchema().namespace(),
-                        config.nearCacheSize(), config.nearCacheTtl(), config.nearCacheTicker())
-                : null;
+                ? new PubSubNearCache<>(redkit, "redkit.cache.invalidations:" + config.keySchema().namespace(),
+                        config.nearCacheSize(), config.nearCacheTtl())
+                : NearCache.none();
         if (config.refreshExecutor() != null) {
             this.ownExecutor = null;
             this.refreshExecutor = config.refreshExecutor();
@@ -72,8 +75,9 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
             this.ownExecutor = refreshPool(config.name());
             this.refreshExecutor = ownExecutor;
         }
-        this.invalidator = new Invalidator(redkit, config.keySchema(), filler::lease, redis);
-        this.batches = new BatchReader<>(this, redis, entries, filler, metrics);
+        this.invalidator = new Invalidator(redkit.commands(), redkit.background(), config.keySchema(),
+                filler::lease, redis);
+        this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, this, metrics);
     }
 
     @Override
@@ -84,57 +88,44 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
     @Override
     public Optional<V> get(K key) {
         String entryKey = entryKey(Objects.requireNonNull(key, "key"));
-        long epoch = near != null ? near.epoch() : 0;
-        if (near != null) {
-            Optional<V> cached = near.get(entryKey);
-            if (cached != null) {
-                metrics.nearHit();
-                return cached;
-            }
+        long epoch = near.epoch();
+        Lookup<V> cached = near.get(entryKey);
+        if (cached.answers()) {
+            metrics.nearHit();
+            return cached.answer();
         }
-        byte[] raw;
+        Lookup<V> lookup;
         boolean usable = true;
         try {
-            raw = redis.call(ops -> ops.get(entryKey)).orElse(null);
+            lookup = entries.read(redis.read(entryKey, reads -> reads.get(entryKey)).orElse(null));
         } catch (GuardedRedis.Skipped e) {
-            raw = null;
+            lookup = Lookup.miss();
             usable = false;
+        } catch (RedisCommandException wrongType) {
+            // Another type in the entry's place: a miss whose fill overwrites it (acquire.lua tolerates it).
+            metrics.wrongType();
+            log.warn("cache '{}': {} holds another type ({}); overwriting it with the loaded value", config.name(),
+                    entryKey, wrongType.getMessage());
+            lookup = Lookup.miss();
         }
-        if (raw != null) {
-            Envelope.Decoded d = entries.open(raw);
-            Optional<V> value = d.usable() ? entries.value(d) : null;
-            if (value != null) {
-                metrics.hit();
-                if (entries.refreshEarly(d)) {
-                    refreshLater(key, entryKey);
-                }
-                nearPut(entryKey, value, epoch);
-                return value;
+        if (lookup.answers()) {
+            metrics.hit();
+            if (lookup.refreshEarly()) {
+                refreshLater(key, entryKey);
             }
+            near.put(entryKey, lookup.answer(), epoch);
+            return lookup.answer();
         }
         metrics.miss();
-        return singleFlight(key, entryKey, usable, raw, epoch);
-    }
-
-    private Optional<V> singleFlight(K key, String entryKey, boolean usable, byte[] rejected, long epoch) {
-        CompletableFuture<Optional<V>> mine = new CompletableFuture<>();
-        CompletableFuture<Optional<V>> running = flights.putIfAbsent(entryKey, mine);
-        if (running != null) {
-            return join(running);
-        }
-        try {
-            Filler.Fill<V> fill = filler.fill(key, entryKey, usable, rejected);
-            mine.complete(fill.value());
+        byte[] rejected = ((Lookup.Miss<V>) lookup).rejected();
+        boolean redisUsable = usable;
+        return flights.run(entryKey, () -> {
+            Filler.Fill<V> fill = filler.fill(key, entryKey, redisUsable, rejected);
             if (fill.inRedis()) {
-                nearPut(entryKey, fill.value(), epoch);
+                near.put(entryKey, fill.value(), epoch);
             }
             return fill.value();
-        } catch (RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            flights.remove(entryKey, mine);
-        }
+        });
     }
 
     @Override
@@ -148,13 +139,14 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
         if (entryKeys.isEmpty()) {
             return 0;
         }
-        long unlinked = invalidator.unlink(entryKeys);
-        // After the UNLINK, so that a read racing with it cannot put the old entry back into the near cache.
-        entryKeys.forEach(flights::remove);
-        if (near != null) {
+        try {
+            return invalidator.unlink(entryKeys);
+        } finally {
+            // After the UNLINK, so that a read racing with it cannot put the old entry back into the near cache;
+            // and whatever happened remotely, this instance no longer serves what it was told is stale.
+            flights.forget(entryKeys);
             near.invalidate(entryKeys);
         }
-        return unlinked;
     }
 
     @SafeVarargs
@@ -181,12 +173,12 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
 
     @Override
     public long invalidateByPrefix(String... prefixParts) {
-        long unlinked = invalidator.unlinkByPrefix(prefixParts);
-        flights.clear();
-        if (near != null) {
+        try {
+            return invalidator.unlinkByPrefix(prefixParts);
+        } finally {
+            flights.forgetAll();
             near.invalidateAll();
         }
-        return unlinked;
     }
 
     @Override
@@ -201,14 +193,14 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
 
     /** How many times the near cache was flushed (0 without one). */
     public long nearCacheFlushes() {
-        return near == null ? 0 : near.flushes();
+        return near.flushes();
     }
 
     @Override
     public void close() {
-        if (near != null) {
-            near.close();
-        }
+        near.close();
+        redis.close();
+        metrics.close();
         if (ownExecutor != null) {
             ownExecutor.shutdownNow();
         }
@@ -231,21 +223,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
         return result;
     }
 
-    Map<String, CompletableFuture<Optional<V>>> flights() {
-        return flights;
-    }
-
-    NearCache<V> near() {
-        return near;
-    }
-
-    void nearPut(String entryKey, Optional<V> value, long epoch) {
-        if (near != null) {
-            near.put(entryKey, value, epoch);
-        }
-    }
-
-    void refreshLater(K key, String entryKey) {
+    @Override
+    public void refreshLater(K key, String entryKey) {
         if (!refreshing.add(entryKey)) {
             return;
         }
@@ -261,21 +240,6 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V> {
             });
         } catch (RejectedExecutionException e) {
             refreshing.remove(entryKey);
-        }
-    }
-
-    static <V> Optional<V> join(CompletableFuture<Optional<V>> flight) {
-        try {
-            return flight.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new CacheLoadException("?", cause);
         }
     }
 

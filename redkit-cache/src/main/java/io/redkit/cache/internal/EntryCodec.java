@@ -1,6 +1,5 @@
 package io.redkit.cache.internal;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -8,14 +7,16 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.redkit.RedkitClock;
 import io.redkit.cache.CacheCodec;
 import io.redkit.cache.CacheConfig;
 import io.redkit.cache.LargeValuePolicy;
 import io.redkit.cache.ValueTooLargeException;
 
 /**
- * From stored bytes to a value and back: envelope, codec, compression, the size limit, TTL jitter and XFetch's
- * decision. No Redis here.
+ * From stored bytes to a {@link Lookup} and from a loaded value to stored bytes: envelope, codec, compression,
+ * the size limit, TTL jitter and XFetch's decision. The one home of the hit-decode sequence, whoever read the
+ * bytes (GET, MGET, the fill script). No Redis here.
  */
 final class EntryCodec<V> {
 
@@ -35,10 +36,10 @@ final class EntryCodec<V> {
     private final int compressAbove;
     private final int maxBytes;
     private final LargeValuePolicy largePolicy;
-    private final Clock clock;
+    private final RedkitClock clock;
     private final CacheMetrics metrics;
 
-    EntryCodec(CacheConfig<?, V> config, CacheMetrics metrics) {
+    EntryCodec(CacheConfig<?, V> config, RedkitClock clock, CacheMetrics metrics) {
         this.cache = config.name();
         this.codec = config.codec();
         this.version = config.schemaVersion();
@@ -49,39 +50,46 @@ final class EntryCodec<V> {
         this.compressAbove = config.compressAbove();
         this.maxBytes = config.maxValueBytes();
         this.largePolicy = config.largeValuePolicy();
-        this.clock = config.clock();
+        this.clock = clock;
         this.metrics = metrics;
     }
 
-    /** The envelope of stored bytes, with a bad one counted (it is a miss). */
-    Envelope.Decoded open(byte[] bytes) {
+    /**
+     * What stored bytes hold: a value or a "not found" marker (with XFetch's verdict), or a miss when they are
+     * absent, of another schema version, corrupt or larger than this cache ever writes (counted).
+     */
+    Lookup<V> read(byte[] bytes) {
+        if (bytes == null) {
+            return Lookup.miss();
+        }
+        if (bytes.length > maxBytes) {
+            // Not written by this cache: inflating or decoding it would only spend memory on garbage.
+            metrics.decodeError();
+            return new Lookup.Miss<>(bytes);
+        }
         Envelope.Decoded d = Envelope.decode(bytes, version);
-        if (d.status() == Envelope.Status.CORRUPT) {
-            metrics.decodeError();
-        } else if (d.status() == Envelope.Status.OTHER_VERSION) {
-            metrics.otherVersion();
+        switch (d.status()) {
+            case CORRUPT -> {
+                metrics.decodeError();
+                return new Lookup.Miss<>(bytes);
+            }
+            case OTHER_VERSION -> {
+                metrics.otherVersion();
+                return new Lookup.Miss<>(bytes);
+            }
+            case NOT_FOUND -> {
+                return new Lookup.KnownAbsent<>(refreshEarly(d));
+            }
+            default -> {
+                try {
+                    return new Lookup.Hit<>(codec.decode(d.payload()), refreshEarly(d));
+                } catch (Exception e) {
+                    metrics.decodeError();
+                    log.debug("cache '{}': entry did not decode, reloading: {}", cache, e.toString());
+                    return new Lookup.Miss<>(bytes);
+                }
+            }
         }
-        return d;
-    }
-
-    /** The value of a usable envelope, or null when the codec cannot read it (counted; a miss). */
-    Optional<V> value(Envelope.Decoded d) {
-        if (d.status() == Envelope.Status.NOT_FOUND) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(codec.decode(d.payload()));
-        } catch (Exception e) {
-            metrics.decodeError();
-            log.debug("cache '{}': entry did not decode, reloading: {}", cache, e.toString());
-            return null;
-        }
-    }
-
-    /** Stored bytes straight to a value; null when they are not a usable entry. */
-    Optional<V> read(byte[] bytes) {
-        Envelope.Decoded d = open(bytes);
-        return d.usable() ? value(d) : null;
     }
 
     /**
@@ -97,7 +105,7 @@ final class EntryCodec<V> {
                 return null;
             }
             long ttl = jittered(negativeTtlMillis);
-            return new Stored(Envelope.notFound(version, clock.millis() + ttl, recompute), ttl);
+            return new Stored(Envelope.notFound(version, clock.wallMillis() + ttl, recompute), ttl);
         }
         byte[] payload;
         try {
@@ -106,20 +114,27 @@ final class EntryCodec<V> {
             log.warn("cache '{}': value did not encode, not cached: {}", cache, e.toString());
             return null;
         }
+        if (payload.length > Envelope.MAX_PAYLOAD) {
+            return tooLarge(payload.length);
+        }
         long ttl = jittered(ttlMillis);
-        Envelope.Encoded encoded = Envelope.value(version, clock.millis() + ttl, recompute, payload, compressAbove);
+        Envelope.Encoded encoded = Envelope.value(version, clock.wallMillis() + ttl, recompute, payload, compressAbove);
         if (encoded.compressed()) {
             metrics.compressed();
         }
         if (encoded.bytes().length > maxBytes) {
-            if (largePolicy == LargeValuePolicy.FAIL) {
-                metrics.refused();
-                throw new ValueTooLargeException(cache, encoded.bytes().length, maxBytes);
-            }
-            metrics.skipped();
-            return null;
+            return tooLarge(encoded.bytes().length);
         }
         return new Stored(encoded.bytes(), ttl);
+    }
+
+    private Stored tooLarge(int size) {
+        if (largePolicy == LargeValuePolicy.FAIL) {
+            metrics.refused();
+            throw new ValueTooLargeException(cache, size, maxBytes);
+        }
+        metrics.skipped();
+        return null;
     }
 
     /** Spread over {@code [ttl·(1−jitter), ttl]}: never longer than configured. */
@@ -135,11 +150,11 @@ final class EntryCodec<V> {
      * XFetch (Vattani, Chierichetti, Lowenstein, VLDB 2015): refresh when {@code now − δ·β·ln(U) ≥ expiry}, U
      * uniform in (0, 1]. The probability rises as expiry nears, and earlier for values that are slow to compute.
      */
-    boolean refreshEarly(Envelope.Decoded d) {
+    private boolean refreshEarly(Envelope.Decoded d) {
         if (beta == 0) {
             return false;
         }
         double u = 1.0 - ThreadLocalRandom.current().nextDouble();
-        return clock.millis() - d.recomputeMillis() * beta * Math.log(u) >= d.expiresAtMillis();
+        return clock.wallMillis() - d.recomputeMillis() * beta * Math.log(u) >= d.expiresAtMillis();
     }
 }

@@ -31,8 +31,13 @@ public final class Envelope {
     private static final byte FORMAT = 1;
     private static final int NOT_FOUND = 0x01;
     private static final int DEFLATED = 0x02;
-    /** A compressed payload may not inflate beyond this: a corrupt or hostile entry is a miss, not an OOM. */
-    private static final int MAX_INFLATED = 256 << 20;
+    /**
+     * The largest payload redkit writes or inflates. A compressed payload that would inflate beyond it is corrupt
+     * (a miss, reloaded and overwritten), never an OutOfMemoryError: memory is bounded by this, not by what the
+     * entry claims. The encoder refuses (skips or fails) a payload above it, so nothing redkit wrote is refused.
+     */
+    public static final int MAX_PAYLOAD = 64 << 20;
+    private static final int CHUNK = 64 << 10;
 
     /** What a stored entry turned out to be. */
     public enum Status { VALUE, NOT_FOUND, CORRUPT, OTHER_VERSION }
@@ -122,23 +127,30 @@ public final class Envelope {
         }
     }
 
+    /*
+     * Grows the output a chunk at a time and never past MAX_PAYLOAD: the old code allocated four times the input
+     * up front, so a hostile 40 MB "deflated" entry asked for 160 MB before inflating a byte.
+     */
     private static byte[] inflate(byte[] input) {
         Inflater inflater = new Inflater();
         try {
             inflater.setInput(input);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(input.length * 4);
-            byte[] buffer = new byte[8192];
+            byte[] out = new byte[Math.min(MAX_PAYLOAD, Math.max(CHUNK, Math.min(input.length, CHUNK) * 4))];
+            int size = 0;
             while (!inflater.finished()) {
-                int n = inflater.inflate(buffer);
+                if (size == out.length) {
+                    if (out.length == MAX_PAYLOAD) {
+                        return null;
+                    }
+                    out = Arrays.copyOf(out, (int) Math.min(MAX_PAYLOAD, (long) out.length * 2));
+                }
+                int n = inflater.inflate(out, size, out.length - size);
                 if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
                     return null;
                 }
-                out.write(buffer, 0, n);
-                if (out.size() > MAX_INFLATED) {
-                    return null;
-                }
+                size += n;
             }
-            return out.toByteArray();
+            return size == out.length ? out : Arrays.copyOf(out, size);
         } catch (DataFormatException e) {
             return null;
         } finally {

@@ -2,31 +2,39 @@ package io.redkit.cache.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.redkit.Idempotency;
 import io.redkit.KeySchema;
 import io.redkit.RedisScript;
+import io.redkit.RedkitClock;
+import io.redkit.RedkitTimer;
 import io.redkit.ScriptResult;
-import io.redkit.cache.BatchLoader;
 import io.redkit.cache.CacheConfig;
-import io.redkit.cache.CacheLoadException;
-import io.redkit.cache.CacheLoader;
+import io.redkit.cache.ValueTooLargeException;
 
 /**
- * A miss of one key, across instances: take the fill lease (or find the entry another instance just wrote), load,
- * and write back only while the lease holds; without the lease, wait briefly for the holder's entry and re-read,
- * and past the wait bound load without writing.
+ * A miss across instances: take the fill lease (or find the entry another instance just wrote), load, and write
+ * back only while the lease holds; without the lease, wait briefly for the holder's entry and re-read, and past
+ * the wait bound load without writing. The lease is kept alive while the loader runs, so a load slower than the
+ * lease still fills the cache; an invalidation UNLINKs the lease, so a load that began before it never writes.
  */
 final class Filler<K, V> {
+
+    private static final Logger log = LoggerFactory.getLogger(Filler.class);
 
     static final RedisScript<List<Object>> ACQUIRE =
             RedisScript.fromResource(Filler.class, "/io/redkit/cache/acquire.lua", ScriptResult.MULTI,
@@ -38,45 +46,56 @@ final class Filler<K, V> {
     static final RedisScript<Long> RELEASE =
             RedisScript.fromResource(Filler.class, "/io/redkit/cache/release.lua", ScriptResult.INTEGER,
                     Idempotency.IDEMPOTENT);
+    static final RedisScript<Long> EXTEND =
+            RedisScript.fromResource(Filler.class, "/io/redkit/cache/extend-lease.lua", ScriptResult.INTEGER,
+                    Idempotency.IDEMPOTENT);
 
     private static final byte[] NOTHING = new byte[0];
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long ACQUIRED = 2;
+    private static final long FOUND = 1;
 
-    /** The outcome of a fill: the value, and whether Redis now holds it (only then may a near cache keep it). */
-    record Fill<V>(Optional<V> value, boolean inRedis) {
-    }
+    /**
+     * The outcome of a fill: the answer, and whether Redis now holds it (only then may a near cache keep it); or,
+     * in a batch, the failure of this key alone ({@code failure} set, no answer).
+     */
+    record Fill<V>(Optional<V> value, boolean inRedis, RuntimeException failure) {
 
-    /** A load's result and how long it took. */
-    record Loaded<V>(Optional<V> value, long nanos) {
+        Fill(Optional<V> value, boolean inRedis) {
+            this(value, inRedis, null);
+        }
+
+        static <V> Fill<V> failed(RuntimeException failure) {
+            return new Fill<>(null, false, failure);
+        }
     }
 
     private final String cache;
     private final KeySchema schema;
-    private final CacheLoader<K, V> loader;
-    private final BatchLoader<K, V> batchLoader;
     private final byte[] leaseMillis;
     private final Duration leaseTtl;
     private final long waitNanos;
     private final GuardedRedis redis;
     private final EntryCodec<V> entries;
+    private final SourceLoads<K, V> source;
+    private final RedkitTimer timer;
+    private final RedkitClock clock;
     private final CacheMetrics metrics;
 
-    Filler(CacheConfig<K, V> config, GuardedRedis redis, EntryCodec<V> entries, CacheMetrics metrics) {
+    Filler(CacheConfig<K, V> config, GuardedRedis redis, EntryCodec<V> entries, SourceLoads<K, V> source,
+            RedkitTimer timer, RedkitClock clock, CacheMetrics metrics) {
         this.cache = config.name();
         this.schema = config.keySchema();
-        this.loader = config.loader();
-        this.batchLoader = config.batchLoader();
         this.leaseTtl = config.fillLease();
         this.leaseMillis = ascii(leaseTtl.toMillis());
         this.waitNanos = config.fillWait().toNanos();
         this.redis = redis;
         this.entries = entries;
+        this.source = source;
+        this.timer = timer;
+        this.clock = clock;
         this.metrics = metrics;
-    }
-
-    Duration leaseTtl() {
-        return leaseTtl;
     }
 
     String lease(String entryKey) {
@@ -86,43 +105,44 @@ final class Filler<K, V> {
     /** Fills {@code entryKey} after a miss; {@code rejected} is the undecodable entry the read found, if any. */
     Fill<V> fill(K key, String entryKey, boolean redisUsable, byte[] rejected) {
         if (!redisUsable) {
-            return new Fill<>(load(key).value(), false);
+            return new Fill<>(source.load(key).value(), false);
         }
         String lease = lease(entryKey);
         byte[] token = token();
         byte[] seen = rejected == null ? NOTHING : rejected;
-        long deadline = System.nanoTime() + waitNanos;
+        long deadline = clock.nanoTime() + waitNanos;
         long pause = FIRST_PAUSE_NANOS;
         boolean waited = false;
         while (true) {
             byte[] expect = seen;
             List<Object> reply;
             try {
-                reply = redis.call(ops -> ops.eval(ACQUIRE, List.of(entryKey, lease), token, leaseMillis, expect));
+                reply = redis.call(entryKey, ops -> ops.eval(ACQUIRE, List.of(entryKey, lease), token, leaseMillis,
+                        expect));
             } catch (GuardedRedis.Skipped e) {
-                return new Fill<>(load(key).value(), false);
+                return new Fill<>(source.load(key).value(), false);
             }
             long status = (Long) reply.get(0);
-            if (status == 1) {
+            if (status == FOUND) {
                 byte[] found = (byte[]) reply.get(1);
-                Optional<V> value = entries.read(found);
-                if (value != null) {
-                    return new Fill<>(value, true);
+                Lookup<V> lookup = entries.read(found);
+                if (lookup.answers()) {
+                    return new Fill<>(lookup.answer(), true);
                 }
                 seen = found;
                 continue;
             }
-            if (status == 2) {
+            if (status == ACQUIRED) {
                 return loadAndFill(key, entryKey, lease, token);
             }
             if (!waited) {
                 metrics.fillWait();
                 waited = true;
             }
-            long left = deadline - System.nanoTime();
+            long left = deadline - clock.nanoTime();
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 // Past the bound the holder may be dead or slow: serve from the source, leave the fill to it.
-                return new Fill<>(load(key).value(), false);
+                return new Fill<>(source.load(key).value(), false);
             }
             LockSupport.parkNanos(Math.min(pause, left));
             pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
@@ -135,7 +155,7 @@ final class Filler<K, V> {
         byte[] token = token();
         boolean acquired;
         try {
-            acquired = redis.call(ops -> ops.setIfAbsent(lease, token, leaseTtl));
+            acquired = redis.call(entryKey, ops -> ops.setIfAbsent(lease, token, leaseTtl));
         } catch (GuardedRedis.Skipped e) {
             return false;
         }
@@ -146,24 +166,24 @@ final class Filler<K, V> {
         return acquired;
     }
 
-    /** Loads while holding the lease, then writes back if the lease still holds. */
-    Fill<V> loadAndFill(K key, String entryKey, String lease, byte[] token) {
-        Loaded<V> loaded;
+    /** Loads while holding the lease (kept alive meanwhile), then writes back if the lease still holds. */
+    private Fill<V> loadAndFill(K key, String entryKey, String lease, byte[] token) {
+        SourceLoads.Loaded<V> loaded;
         EntryCodec.Stored stored;
-        try {
-            loaded = load(key);
+        try (LeaseKeeper keeper = new LeaseKeeper(Map.of(lease, token))) {
+            loaded = source.load(key);
             stored = entries.encode(loaded.value(), loaded.nanos());
         } catch (RuntimeException e) {
-            release(lease, token);
+            release(entryKey, lease, token);
             throw e;
         }
         if (stored == null) {
-            release(lease, token);
+            release(entryKey, lease, token);
             return new Fill<>(loaded.value(), false);
         }
         long written;
         try {
-            written = redis.call(ops -> ops.eval(FILL, List.of(entryKey, lease), token, stored.bytes(),
+            written = redis.call(entryKey, ops -> ops.eval(FILL, List.of(entryKey, lease), token, stored.bytes(),
                     ascii(stored.ttlMillis())));
         } catch (GuardedRedis.Skipped e) {
             return new Fill<>(loaded.value(), false);
@@ -175,51 +195,147 @@ final class Filler<K, V> {
         return new Fill<>(loaded.value(), true);
     }
 
-    void release(String lease, byte[] token) {
-        try {
-            redis.call(ops -> ops.eval(RELEASE, List.of(lease), token));
-        } catch (GuardedRedis.Skipped e) {
-            // The lease runs out by itself.
+    /**
+     * Fills the misses of a batch: takes every lease it can (and picks up entries other instances wrote) in one
+     * pipeline, waits like {@link #fill} for keys whose lease another instance holds, then one batch load of what
+     * is still missing and one pipelined write-back of what it holds the lease of. Under
+     * {@code LargeValuePolicy.FAIL} a value above the limit fails its own key only: it is left out of the answer.
+     *
+     * @param missing entry key to cache key, in the caller's order
+     * @param rejected the undecodable entries the batch read found, by entry key
+     */
+    Map<String, Fill<V>> fillAll(Map<String, K> missing, boolean redisUsable, Map<String, byte[]> rejected) {
+        Map<String, Fill<V>> done = new LinkedHashMap<>();
+        Map<String, byte[]> leases = new LinkedHashMap<>();
+        Set<String> pending = new LinkedHashSet<>(missing.keySet());
+        Map<String, byte[]> seen = new LinkedHashMap<>(rejected);
+        if (redisUsable) {
+            waitForLeases(pending, leases, seen, done);
+        }
+        Set<String> toLoad = new LinkedHashSet<>(leases.keySet());
+        toLoad.addAll(pending); // past the wait, or Redis unusable: loaded, not written
+        if (toLoad.isEmpty()) {
+            return done;
+        }
+        Set<K> keys = new LinkedHashSet<>();
+        toLoad.forEach(k -> keys.add(missing.get(k)));
+        Map<K, V> loaded;
+        long start = clock.nanoTime();
+        Map<String, byte[]> leaseTokens = new LinkedHashMap<>();
+        leases.forEach((entryKey, token) -> leaseTokens.put(lease(entryKey), token));
+        try (LeaseKeeper keeper = new LeaseKeeper(leaseTokens)) {
+            loaded = source.loadAll(keys);
+        } catch (RuntimeException | Error e) {
+            leases.forEach((entryKey, token) -> release(entryKey, lease(entryKey), token));
+            throw e;
+        }
+        writeBack(toLoad, missing, loaded, clock.nanoTime() - start, leases, done);
+        return done;
+    }
+
+    /** Polls the batch's keys with the acquire script until each has an entry, a lease, or the wait ran out. */
+    private void waitForLeases(Set<String> pending, Map<String, byte[]> leases, Map<String, byte[]> seen,
+            Map<String, Fill<V>> done) {
+        long deadline = clock.nanoTime() + waitNanos;
+        long pause = FIRST_PAUSE_NANOS;
+        boolean waited = false;
+        while (!pending.isEmpty()) {
+            Map<String, byte[]> tokens = new LinkedHashMap<>();
+            Map<String, CompletableFuture<List<Object>>> replies = new LinkedHashMap<>();
+            for (String entryKey : pending) {
+                byte[] token = token();
+                tokens.put(entryKey, token);
+                byte[] expect = seen.getOrDefault(entryKey, NOTHING);
+                replies.put(entryKey, redis.callAsync(entryKey, ops -> ops.evalAsync(ACQUIRE,
+                        List.of(entryKey, lease(entryKey)), token, leaseMillis, expect)));
+            }
+            // Every script is on the wire before the first reply is awaited: one pipelined round trip.
+            boolean retryAtOnce = false;
+            for (Map.Entry<String, CompletableFuture<List<Object>>> r : replies.entrySet()) {
+                String entryKey = r.getKey();
+                List<Object> reply = r.getValue().exceptionally(t -> null).join();
+                if (reply == null) {
+                    continue; // Redis skipped: stays pending, loaded without writing after the loop
+                }
+                long status = (Long) reply.get(0);
+                if (status == ACQUIRED) {
+                    leases.put(entryKey, tokens.get(entryKey));
+                    pending.remove(entryKey);
+                } else if (status == FOUND) {
+                    byte[] found = (byte[]) reply.get(1);
+                    Lookup<V> lookup = entries.read(found);
+                    if (lookup.answers()) {
+                        done.put(entryKey, new Fill<>(lookup.answer(), true));
+                        pending.remove(entryKey);
+                    } else {
+                        seen.put(entryKey, found);
+                        retryAtOnce = true;
+                    }
+                }
+            }
+            if (replies.values().stream().allMatch(CompletableFuture::isCompletedExceptionally)) {
+                return; // Redis skipped for all of them: load them without writing
+            }
+            if (pending.isEmpty() || retryAtOnce) {
+                continue;
+            }
+            if (!waited) {
+                metrics.fillWait();
+                waited = true;
+            }
+            long left = deadline - clock.nanoTime();
+            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                return; // the holders may be dead or slow: the rest is loaded here, not written
+            }
+            LockSupport.parkNanos(Math.min(pause, left));
+            pause = Math.min(pause * 2, MAX_PAUSE_NANOS);
         }
     }
 
-    /** One call of the loader (or of the batch loader with one key). */
-    Loaded<V> load(K key) {
-        long start = System.nanoTime();
-        Optional<V> value = timed(() -> loader != null ? loader.load(key)
-                : Optional.ofNullable(batchLoader.loadAll(Set.of(key)).get(key)));
-        return new Loaded<>(value == null ? Optional.empty() : value, System.nanoTime() - start);
-    }
-
-    /** One call of the batch loader (or the loader once per key when there is none). */
-    Map<K, V> loadAll(Set<K> keys) {
-        return timed(() -> {
-            if (batchLoader != null) {
-                Map<K, V> found = batchLoader.loadAll(keys);
-                return found == null ? Map.of() : found;
+    private void writeBack(Set<String> toLoad, Map<String, K> missing, Map<K, V> loaded, long nanos,
+            Map<String, byte[]> leases, Map<String, Fill<V>> done) {
+        Map<String, CompletableFuture<Long>> writes = new LinkedHashMap<>();
+        for (String entryKey : toLoad) {
+            Optional<V> value = Optional.ofNullable(loaded.get(missing.get(entryKey)));
+            byte[] token = leases.get(entryKey);
+            if (token == null) {
+                done.put(entryKey, new Fill<>(value, false));
+                continue;
             }
-            Map<K, V> found = new HashMap<>();
-            for (K key : keys) {
-                Optional<V> value = loader.load(key);
-                if (value != null && value.isPresent()) {
-                    found.put(key, value.get());
-                }
+            EntryCodec.Stored stored;
+            try {
+                stored = entries.encode(value, nanos);
+            } catch (ValueTooLargeException tooLarge) {
+                log.warn("cache '{}': {} left out of getAll: {}", cache, entryKey, tooLarge.getMessage());
+                release(entryKey, lease(entryKey), token);
+                done.put(entryKey, Fill.failed(tooLarge));
+                continue;
             }
-            return found;
+            if (stored == null) {
+                release(entryKey, lease(entryKey), token);
+                done.put(entryKey, new Fill<>(value, false));
+                continue;
+            }
+            done.put(entryKey, new Fill<>(value, false));
+            writes.put(entryKey, redis.callAsync(entryKey, ops -> ops.evalAsync(FILL,
+                    List.of(entryKey, lease(entryKey)), token, stored.bytes(), ascii(stored.ttlMillis()))));
+        }
+        // All write-backs are on the wire before the first reply is awaited: one pipelined round trip.
+        writes.forEach((entryKey, write) -> {
+            Long ok = write.exceptionally(t -> null).join();
+            if (ok != null && ok == 0) {
+                metrics.staleFillPrevented();
+            } else if (ok != null) {
+                done.put(entryKey, new Fill<>(done.get(entryKey).value(), true));
+            }
         });
     }
 
-    /** Runs a load, counts and times it; a checked failure becomes {@link CacheLoadException}. */
-    private <T> T timed(Callable<T> load) {
-        long start = System.nanoTime();
+    private void release(String entryKey, String lease, byte[] token) {
         try {
-            return load.call();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new CacheLoadException(cache, e);
-        } finally {
-            metrics.load(System.nanoTime() - start);
+            redis.call(entryKey, ops -> ops.eval(RELEASE, List.of(lease), token));
+        } catch (GuardedRedis.Skipped e) {
+            // The lease runs out by itself.
         }
     }
 
@@ -232,5 +348,65 @@ final class Filler<K, V> {
 
     static byte[] ascii(long number) {
         return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Extends the fill leases of a load in progress every third of the lease TTL, on the client's timer, until
+     * the load ends. An extension that finds its lease gone (invalidated) stops for that lease: the write-back
+     * will be refused, as it must.
+     */
+    private final class LeaseKeeper implements AutoCloseable {
+
+        private final Map<String, byte[]> leases;
+        private final long everyNanos = leaseTtl.toNanos() / 3;
+        private volatile RedkitTimer.Scheduled next;
+        private volatile boolean done;
+
+        LeaseKeeper(Map<String, byte[]> leases) {
+            this.leases = new java.util.concurrent.ConcurrentHashMap<>(leases);
+            if (!leases.isEmpty()) {
+                schedule();
+            }
+        }
+
+        private void schedule() {
+            try {
+                next = timer.schedule(this::extend, everyNanos);
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                // The client is closing: the leases run out by themselves.
+            }
+        }
+
+        /** Runs on the timer thread: it only sends, so it never blocks it. */
+        private void extend() {
+            if (done) {
+                return;
+            }
+            List<String> keys = new ArrayList<>(leases.keySet());
+            for (String lease : keys) {
+                byte[] token = leases.get(lease);
+                try {
+                    redis.master().evalAsync(EXTEND, List.of(lease), token, leaseMillis).whenComplete((ok, e) -> {
+                        if (e == null && ok == 0) {
+                            leases.remove(lease); // invalidated meanwhile: the fill will be refused
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    log.debug("cache '{}': lease extension not sent: {}", cache, e.toString());
+                }
+            }
+            if (!leases.isEmpty()) {
+                schedule();
+            }
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            RedkitTimer.Scheduled scheduled = next;
+            if (scheduled != null) {
+                scheduled.cancel();
+            }
+        }
     }
 }

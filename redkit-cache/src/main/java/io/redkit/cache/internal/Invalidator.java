@@ -2,22 +2,23 @@ package io.redkit.cache.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
-import io.redkit.Idempotency;
 import io.redkit.KeySchema;
 import io.redkit.RedisOps;
 import io.redkit.RedkitException;
-import io.redkit.Redkit;
 
 /**
  * Deletes entries, never writes them: UNLINK of each entry together with its fill lease (so that a load in flight
- * cannot write back), and bulk deletion by SCAN + UNLINK. Lettuce's Cluster connection splits a multi-key UNLINK
- * per slot and walks a SCAN across every master, so the same code serves both topologies. Invalidation does not
- * go through the breaker: skipping it would leave stale entries behind.
+ * cannot write back), and bulk deletion by SCAN + UNLINK on every master. Invalidation does not go through the
+ * breaker: skipping it would leave stale entries behind.
+ *
+ * <p>Bulk deletion scans twice. SCAN only promises the keys that exist for the whole scan: a fill that lands
+ * during the first pass (it deletes its lease and writes its entry in one step) may hide from it, on either side
+ * of the cursor. Every fill that began before the invalidation has either landed by the end of the first pass, and
+ * the second pass (during which that entry exists throughout) deletes it, or still holds its lease, which the
+ * first pass saw throughout and deleted, so it can never land.
  */
 final class Invalidator {
 
@@ -29,9 +30,10 @@ final class Invalidator {
     private final UnaryOperator<String> leaseOf;
     private final GuardedRedis redis;
 
-    Invalidator(Redkit redkit, KeySchema schema, UnaryOperator<String> leaseOf, GuardedRedis redis) {
-        this.commands = redkit.commands();
-        this.background = redkit.background();
+    Invalidator(RedisOps commands, RedisOps background, KeySchema schema, UnaryOperator<String> leaseOf,
+            GuardedRedis redis) {
+        this.commands = commands;
+        this.background = background;
         this.schema = schema;
         this.leaseOf = leaseOf;
         this.redis = redis;
@@ -52,25 +54,19 @@ final class Invalidator {
         }
     }
 
-    /** SCAN MATCH the escaped prefix pattern page by page, UNLINK each page; never KEYS. */
+    /** SCAN MATCH the escaped prefix pattern, UNLINK page by page, twice; never KEYS. How many keys went. */
     long unlinkByPrefix(String... prefixParts) {
-        ScanArgs args = ScanArgs.Builder.matches(schema.pattern(prefixParts)).limit(SCAN_PAGE);
-        long unlinked = 0;
-        ScanCursor cursor = ScanCursor.INITIAL;
+        String pattern = schema.pattern(prefixParts);
+        AtomicLong unlinked = new AtomicLong();
         try {
-            do {
-                ScanCursor current = cursor;
-                KeyScanCursor<String> page = background.execute("SCAN", Idempotency.IDEMPOTENT,
-                        c -> c.scan(current, args));
-                if (!page.getKeys().isEmpty()) {
-                    unlinked += background.unlink(page.getKeys().toArray(new String[0]));
-                }
-                cursor = page;
-            } while (!cursor.isFinished());
+            for (int pass = 0; pass < 2; pass++) {
+                background.scan(pattern, SCAN_PAGE, page -> unlinked.addAndGet(
+                        background.unlink(page.toArray(new String[0]))));
+            }
         } catch (RedkitException e) {
             redis.countFailure(e);
             throw e;
         }
-        return unlinked;
+        return unlinked.get();
     }
 }

@@ -1,178 +1,76 @@
 package io.redkit.cache.internal;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Ticker;
-
-import io.redkit.RedisOps;
-import io.redkit.RedisPubSub;
-import io.redkit.RedkitException;
-import io.redkit.Redkit;
 
 /**
- * The in-process copy of hot entries (Caffeine: size bound, short TTL), kept honest across instances by an
- * invalidation channel. Pub/sub loses messages while a subscriber is away, so: every message carries its
- * publisher's sequence number and a gap flushes everything; a reconnect of the subscriber connection flushes
- * everything. While the subscriber is disconnected the near cache is bypassed.
+ * The in-process copy of hot entries in front of Redis, or none: a cache without one gets {@link #none()}, which
+ * answers every read with a miss, so the read path never asks whether a near cache exists.
  *
- * <p>Message (UTF-8): {@code 1 <publisher> <seq>\n} then either {@code *} (flush all) or one entry key per line
- * (keys are escaped by {@code KeySchema}, so they hold no newline).
+ * @param <V> the value type
  */
-final class NearCache<V> implements AutoCloseable {
+interface NearCache<V> extends AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(NearCache.class);
-
-    private final Cache<String, Optional<V>> entries;
-    private final String channel;
-    private final String publisher = UUID.randomUUID().toString();
-    private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong epoch = new AtomicLong();
-    private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
-    private final AtomicLong flushes = new AtomicLong();
-    private final RedisOps publishOps;
-    private final RedisPubSub.Subscription subscription;
-    private final AutoCloseable reconnectCue;
-    private final RedisPubSub pubSub;
-
-    NearCache(Redkit redkit, String channel, long size, Duration ttl, Ticker ticker) {
-        this.entries = Caffeine.newBuilder().maximumSize(size).expireAfterWrite(ttl).ticker(ticker).build();
-        this.channel = channel;
-        this.publishOps = redkit.commands();
-        this.pubSub = redkit.pubSub();
-        RedisPubSub.Subscription subscribed = null;
-        AutoCloseable cue = null;
-        try {
-            cue = pubSub.onReconnect(() -> {
-                // Lettuce re-subscribed after a reconnect: whatever was published meanwhile is lost.
-                lastSeen.clear();
-                flush("re-subscribed after a reconnect");
-            });
-            subscribed = pubSub.subscribe(channel, (from, message) -> receive(message));
-        } catch (RedkitException e) {
-            // Without the subscription no invalidation can reach this instance: the near cache stays unused.
-            log.warn("near cache: cannot subscribe to {}, near cache off: {}", channel, e.toString());
-        }
-        this.subscription = subscribed;
-        this.reconnectCue = cue;
-    }
-
-    /** The near entry, or null when absent or when invalidations cannot reach this instance now. */
-    Optional<V> get(String key) {
-        // While the subscriber is down, invalidations are being missed: serve nothing from here until the
-        // reconnect flush, so a stale entry is never served past the moment the drop was noticed.
-        return subscription != null && pubSub.isConnected() ? entries.getIfPresent(key) : null;
-    }
+    /** The near answer for {@code key}, or a miss when absent or when it cannot be trusted now. */
+    Lookup<V> get(String key);
 
     /** A mark to pass to {@link #put}: taken before the Redis read or the load that produced the value. */
-    long epoch() {
-        return epoch.get();
-    }
+    long epoch();
 
-    /** Keeps a value unless an invalidation or flush happened since {@code epochBefore}. */
-    void put(String key, Optional<V> value, long epochBefore) {
-        if (subscription == null || !pubSub.isConnected() || epoch.get() != epochBefore) {
-            return;
-        }
-        entries.put(key, value);
-        // An invalidation may have slipped in between the check and the put; it must win.
-        if (epoch.get() != epochBefore) {
-            entries.invalidate(key);
-        }
-    }
+    /** Keeps an answer unless an invalidation or flush happened since {@code epochBefore}. */
+    void put(String key, Optional<V> answer, long epochBefore);
 
-    /** Drops keys here and tells the other instances; a failed publish leaves a gap they will notice. */
-    void invalidate(Collection<String> keys) {
-        epoch.incrementAndGet();
-        entries.invalidateAll(keys);
-        publish(String.join("\n", keys));
-    }
+    /** Drops the keys here and tells the other instances. */
+    void invalidate(Collection<String> keys);
 
     /** Drops everything here and tells the other instances. */
-    void invalidateAll() {
-        flush("invalidated by prefix");
-        publish("*");
-    }
+    void invalidateAll();
 
-    /** How many times this near cache was flushed (reconnect, gap, prefix invalidation). */
-    long flushes() {
-        return flushes.get();
-    }
-
-    private void publish(String body) {
-        long seq = sequence.incrementAndGet();
-        byte[] message = ("1 " + publisher + " " + seq + "\n" + body).getBytes(StandardCharsets.UTF_8);
-        try {
-            publishOps.publish(channel, message);
-        } catch (RedkitException e) {
-            log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
-        }
-    }
-
-    private void receive(byte[] raw) {
-        String message = new String(raw, StandardCharsets.UTF_8);
-        int newline = message.indexOf('\n');
-        String[] header = (newline < 0 ? message : message.substring(0, newline)).split(" ");
-        if (newline < 0 || header.length != 3 || !"1".equals(header[0])) {
-            flush("unreadable invalidation message");
-            return;
-        }
-        if (publisher.equals(header[1])) {
-            return;
-        }
-        long seq;
-        try {
-            seq = Long.parseLong(header[2]);
-        } catch (NumberFormatException e) {
-            flush("unreadable invalidation sequence");
-            return;
-        }
-        Long previous = lastSeen.put(header[1], seq);
-        if (previous != null && seq != previous + 1) {
-            flush("gap in invalidations from " + header[1] + ": " + previous + " then " + seq);
-            return;
-        }
-        String body = message.substring(newline + 1);
-        if ("*".equals(body)) {
-            flush("flush requested by " + header[1]);
-            return;
-        }
-        epoch.incrementAndGet();
-        for (String key : body.split("\n")) {
-            entries.invalidate(key);
-        }
-    }
-
-    private void flush(String why) {
-        epoch.incrementAndGet();
-        entries.invalidateAll();
-        flushes.incrementAndGet();
-        log.debug("near cache {} flushed: {}", channel, why);
-    }
+    /** How many times it was flushed (reconnect, gap, prefix invalidation). */
+    long flushes();
 
     @Override
-    public void close() {
-        if (subscription != null) {
-            subscription.close();
+    void close();
+
+    /** No near cache: every read goes to Redis, nothing is kept. */
+    @SuppressWarnings("unchecked")
+    static <V> NearCache<V> none() {
+        return (NearCache<V>) None.INSTANCE;
+    }
+
+    /** The near cache of a cache that has none. */
+    final class None implements NearCache<Object> {
+        private static final None INSTANCE = new None();
+
+        @Override
+        public Lookup<Object> get(String key) {
+            return Lookup.miss();
         }
-        if (reconnectCue != null) {
-            try {
-                reconnectCue.close();
-            } catch (Exception e) {
-                log.debug("near cache: removing the reconnect cue failed: {}", e.toString());
-            }
+
+        @Override
+        public long epoch() {
+            return 0;
         }
-        entries.invalidateAll();
+
+        @Override
+        public void put(String key, Optional<Object> answer, long epochBefore) {
+        }
+
+        @Override
+        public void invalidate(Collection<String> keys) {
+        }
+
+        @Override
+        public void invalidateAll() {
+        }
+
+        @Override
+        public long flushes() {
+            return 0;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 }

@@ -1,0 +1,353 @@
+package io.redkit.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+
+import io.redkit.RedkitException;
+import io.redkit.Redkit;
+import io.redkit.cache.internal.DefaultCacheAside;
+import io.redkit.testing.Deployment;
+
+/**
+ * The cache when something goes wrong at its edges: loaders slower than their lease or calling themselves,
+ * invalidations racing fills, entries of the wrong type, a failed UNLINK, a reconnect, Redis stalling and coming
+ * back, and the cost of a hit. Each test is named after the promise it pins; each runs on every topology.
+ */
+abstract class CacheFaultsContract extends CacheFixture {
+
+    CacheFaultsContract(Deployment deployment) {
+        super(deployment);
+    }
+
+    @Test
+    void loaderSlowerThanTheFillLeaseStillFillsTheCache() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit, b -> b.fillLease(Duration.ofMillis(300))
+                .fillWait(Duration.ofMillis(100)));
+        source.rows.put("slow", "report");
+        source.latencyNanos = TimeUnit.MILLISECONDS.toNanos(1_200); // four lease lifetimes
+
+        assertThat(cache.get("slow")).contains("report");
+        assertThat(redkit.commands().exists(entryKey("slow"))).as("written back after a slow load").isEqualTo(1);
+        source.latencyNanos = 0;
+        assertThat(cache.get("slow")).contains("report");
+        assertThat(source.loads.get()).isEqualTo(1);
+        assertThat(cache.stats().staleFillsPrevented()).isZero();
+    }
+
+    @Test
+    void invalidationStillRefusesASlowLoadThatBeganBeforeIt() throws Exception {
+        Redkit redkit = redkit();
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        source.rows.put("r", "old");
+        CacheAside<String, String> cache = cache(redkit, b -> b.fillLease(Duration.ofMillis(300))
+                .fillWait(Duration.ofMillis(100)).loader(id -> {
+                    Optional<String> row = source.load(id);
+                    loading.countDown();
+                    finish.await();
+                    return row;
+                }));
+        CompletableFuture<Optional<String>> slow = CompletableFuture.supplyAsync(() -> cache.get("r"));
+        assertThat(loading.await(5, TimeUnit.SECONDS)).isTrue();
+        await().pollDelay(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)) // past the lease: kept alive
+                .until(() -> redkit.commands().exists(entryKey("r") + ":fill") == 1);
+        source.rows.put("r", "new");
+        cache.invalidate("r");
+        finish.countDown();
+
+        assertThat(slow.get(5, TimeUnit.SECONDS)).contains("old");
+        assertThat(redkit.commands().exists(entryKey("r"))).isZero();
+        assertThat(cache.stats().staleFillsPrevented()).isEqualTo(1);
+        assertThat(cache.get("r")).contains("new");
+    }
+
+    @Test
+    void fillThatBeganBeforeAPrefixInvalidationNeverLandsAfterIt() throws Exception {
+        Redkit redkit = redkit();
+        int keys = 400;
+        CountDownLatch allLoading = new CountDownLatch(keys);
+        AtomicBoolean invalidating = new AtomicBoolean();
+        CacheAside<String, String> cache = cache(redkit, b -> b.keyParts(id -> List.of("p", id))
+                .fillWait(Duration.ZERO).loader(id -> {
+                    allLoading.countDown();
+                    // Land as the scan runs: the loads return one by one once the invalidation has begun.
+                    await().atMost(Duration.ofSeconds(30)).untilTrue(invalidating);
+                    return Optional.of("stale-" + id);
+                }));
+        // A bulk of unrelated entries under the same prefix, so the scans have many pages to walk.
+        List<String> filler = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) {
+            filler.add("f" + i);
+            source.rows.put("f" + i, "v");
+        }
+        CacheAside<String, String> warm = cache(redkit(), b -> b.keyParts(id -> List.of("p", id)));
+        warm.getAll(filler);
+        ExecutorService readers = Executors.newFixedThreadPool(keys);
+        try {
+            List<CompletableFuture<Optional<String>>> fills = new ArrayList<>();
+            for (int i = 0; i < keys; i++) {
+                String id = "k" + i;
+                fills.add(CompletableFuture.supplyAsync(() -> cache.get(id), readers));
+            }
+            assertThat(allLoading.await(30, TimeUnit.SECONDS)).isTrue();
+
+            invalidating.set(true);
+            cache.invalidateByPrefix("p");
+            CompletableFuture.allOf(fills.toArray(new CompletableFuture[0])).get(30, TimeUnit.SECONDS);
+        } finally {
+            readers.shutdownNow();
+        }
+
+        List<String> survivors = new ArrayList<>();
+        for (int i = 0; i < keys; i++) {
+            String key = io.redkit.KeySchema.of("cache." + name).key("p", "k" + i);
+            if (redkit.commands().exists(key) == 1) {
+                survivors.add(key);
+            }
+        }
+        System.out.printf("[figures] %s %d fills begun before a prefix invalidation: %d landed after it%n",
+                getClass().getSimpleName(), keys, survivors.size());
+        assertThat(survivors).as("entries of fills that began before the invalidation").isEmpty();
+    }
+
+    @Test
+    void loaderThatAsksForItsOwnKeyGetsAnErrorNotADeadlock() {
+        AtomicReference<CacheAside<String, String>> self = new AtomicReference<>();
+        CacheAside<String, String> cache = cache(redkit(), b -> b.loader(id -> self.get().get(id)));
+        self.set(cache);
+        CompletableFuture<Optional<String>> read = CompletableFuture.supplyAsync(() -> cache.get("loop"));
+
+        assertThat(read).failsWithin(Duration.ofSeconds(5)).withThrowableThat().havingCause()
+                .isInstanceOf(IllegalStateException.class).withMessageContaining("recursive load");
+        self.set(null);
+    }
+
+    @Test
+    void keyOfAnotherTypeIsOverwrittenInsteadOfLoadingForever() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit);
+        source.rows.put("w", "value");
+        redkit.commands().hset(entryKey("w"), Map.of("left", "by an old deploy".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(cache.get("w")).contains("value");
+        assertThat(cache.get("w")).contains("value");
+        assertThat(cache.get("w")).contains("value");
+        assertThat(source.loads.get()).as("loads: the first read repaired the entry").isEqualTo(1);
+        assertThat(redkit.commands().get(entryKey("w")).orElseThrow()).startsWith((byte) 'r', (byte) 'k');
+        assertThat(cache.health().isHealthy()).isTrue();
+        assertThat(redkit.meters().get("redkit.cache.errors").tag("cache", name).tag("kind", "wrongtype")
+                .counter().count()).isEqualTo(1);
+
+        redkit.commands().delete(entryKey("x"));
+        redkit.commands().sadd(entryKey("x"), "a set");
+        source.rows.put("x", "other");
+        assertThat(cache.getAll(List.of("x"))).containsEntry("x", "other");
+        assertThat(cache.get("x")).contains("other");
+        assertThat(source.loads.get() + source.batchLoads.get()).isEqualTo(2);
+    }
+
+    @Test
+    void batchLoaderReturningNullIsTheSameErrorFromGetAndGetAll() {
+        CacheAside<String, String> cache = RedisCache.<String, String>builder(redkit()).name(name)
+                .valueType(String.class).batchLoader(ids -> null).build();
+        caches.add(cache);
+        assertThatThrownBy(() -> cache.get("a")).isInstanceOf(CacheLoadException.class)
+                .hasMessageContaining("returned null");
+        assertThatThrownBy(() -> cache.getAll(List.of("a", "b"))).isInstanceOf(CacheLoadException.class)
+                .hasMessageContaining("returned null");
+    }
+
+    @Test
+    void oversizedValueUnderFailFailsOnlyItsOwnKeyInGetAll() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit, b -> b.compressAbove(1024)
+                .maxValueBytes(64 * 1024, LargeValuePolicy.FAIL));
+        source.rows.put("small", "fits");
+        source.rows.put("huge", CacheFixture.randomText(100_000));
+
+        Map<String, String> found = cache.getAll(List.of("small", "huge"));
+        assertThat(found).containsExactly(Map.entry("small", "fits"));
+        assertThat(redkit.commands().exists(entryKey("small"))).isEqualTo(1);
+        assertThat(redkit.commands().exists(entryKey("huge"))).isZero();
+        assertThat(redkit.commands().exists(entryKey("huge") + ":fill")).as("lease given back").isZero();
+        assertThatThrownBy(() -> cache.get("huge")).isInstanceOf(ValueTooLargeException.class);
+    }
+
+    @Test
+    void getAllWaitsForAnotherInstancesFillInsteadOfLoadingTheKeyAgain() throws Exception {
+        Map<String, Integer> loadsById = new ConcurrentHashMap<>();
+        CountDownLatch aLoading = new CountDownLatch(1);
+        source.rows.put("shared", "v");
+        source.rows.put("own", "w");
+        CacheAside<String, String> a = cache(redkit(), b -> b.fillWait(Duration.ofSeconds(3))
+                .fillLease(Duration.ofSeconds(10)).loader(id -> {
+                    loadsById.merge(id, 1, Integer::sum);
+                    aLoading.countDown();
+                    Thread.sleep(300); // a slow query: another instance's batch arrives meanwhile
+                    return source.load(id);
+                }));
+        CacheAside<String, String> b = cache(redkit(), c -> c.fillWait(Duration.ofSeconds(3))
+                .fillLease(Duration.ofSeconds(10)).batchLoader(ids -> {
+                    ids.forEach(id -> loadsById.merge(id, 1, Integer::sum));
+                    return source.loadAll(ids);
+                }));
+        CompletableFuture<Optional<String>> first = CompletableFuture.supplyAsync(() -> a.get("shared"));
+        assertThat(aLoading.await(5, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(b.getAll(List.of("shared", "own"))).containsEntry("shared", "v").containsEntry("own", "w");
+        assertThat(first.get(5, TimeUnit.SECONDS)).contains("v");
+        assertThat(loadsById).containsEntry("shared", 1).containsEntry("own", 1);
+        assertThat(b.stats().fillWaits()).isEqualTo(1);
+    }
+
+    @Test
+    void secondOpenCacheOfOneNameOnOneRedkitIsRefused() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> first = cache(redkit);
+        assertThatThrownBy(() -> cache(redkit)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already open").hasMessageContaining(name);
+        first.get("a");
+        first.close();
+        CacheAside<String, String> again = cache(redkit);
+        assertThat(again.stats().loads()).as("a fresh cache counts from zero").isZero();
+    }
+
+    @Test
+    void nearCacheDropsItsCopyEvenWhenTheUnlinkFails() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        source.rows.put("u", "v1");
+        assertThat(cache.get("u")).contains("v1");
+        assertThat(cache.get("u")).contains("v1");
+        long nearHits = cache.stats().nearHits();
+        assertThat(nearHits).isEqualTo(1);
+
+        deployment.pauseServerOf(entryKey("u"));
+        assertThatThrownBy(() -> cache.invalidate("u")).isInstanceOf(RedkitException.class);
+        deployment.healAll();
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> "PONG".equals(redkit.commands().ping()));
+
+        cache.get("u");
+        assertThat(cache.stats().nearHits()).as("the stale near copy was dropped locally").isEqualTo(nearHits);
+    }
+
+    @Test
+    void sequenceGapAcrossAReconnectStillFlushesTheNearCache() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        DefaultCacheAside<String, String> inner = (DefaultCacheAside<String, String>) cache;
+        String channel = "redkit.cache.invalidations:cache." + name;
+        redkit.commands().publish(channel, "1 peer 1\nunrelated".getBytes(StandardCharsets.UTF_8));
+        source.rows.put("q", "v1");
+        assertThat(cache.get("q")).contains("v1");
+        long flushes = inner.nearCacheFlushes();
+
+        deployment.onEveryDataNode("CLIENT", "KILL", "TYPE", "pubsub");
+        await().atMost(Duration.ofSeconds(10)).until(() -> inner.nearCacheFlushes() == flushes + 1);
+        assertThat(redkit.pubSub().isConnected()).as("re-subscribed when the reconnect flush ran").isTrue();
+        // The peer's message 2 went out while this instance was away; its message 3 shows the gap.
+        redkit.commands().publish(channel, "1 peer 3\nunrelated".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(5)).until(() -> inner.nearCacheFlushes() == flushes + 2);
+    }
+
+    @Test
+    void breakerProbesInTheBackgroundAndClosesWithinASecondOfRedisAnswering() throws Exception {
+        CacheAside<String, String> cache = cache(redkit(), b -> b.breakerWindow(4));
+        source.rows.put("b", "from-source");
+        assertThat(cache.get("b")).contains("from-source");
+        List<CacheHealth.Breaker> seen = new CopyOnWriteArrayList<>();
+        deployment.pauseServerOf(entryKey("b"));
+        long pausedAt = System.nanoTime();
+        while (cache.health().isHealthy()) {
+            assertThat(cache.get("b")).contains("from-source");
+        }
+        long openedAt = System.nanoTime();
+        long slowestWhileOpen = 0;
+        while (System.nanoTime() - openedAt < TimeUnit.SECONDS.toNanos(2)) {
+            long start = System.nanoTime();
+            assertThat(cache.get("b")).contains("from-source");
+            slowestWhileOpen = Math.max(slowestWhileOpen, System.nanoTime() - start);
+            seen.add(cache.health().breaker());
+        }
+        deployment.healAll();
+        long resumedAt = System.nanoTime();
+        long slowestAfter = 0;
+        while (!cache.health().isHealthy() && System.nanoTime() - resumedAt < TimeUnit.SECONDS.toNanos(10)) {
+            long start = System.nanoTime();
+            assertThat(cache.get("b")).contains("from-source");
+            slowestAfter = Math.max(slowestAfter, System.nanoTime() - start);
+            seen.add(cache.health().breaker());
+        }
+        long closedAfter = System.nanoTime() - resumedAt;
+        System.out.printf("[figures] %s breaker opened %d ms into a pause; slowest read while open %.2f ms, while"
+                + " recovering %.2f ms; closed %d ms after Redis answered again (probes every 200 ms, 3 to close)%n",
+                getClass().getSimpleName(), (openedAt - pausedAt) / 1_000_000, slowestWhileOpen / 1e6,
+                slowestAfter / 1e6, closedAfter / 1_000_000);
+        assertThat(cache.health()).isEqualTo(new CacheHealth(CacheHealth.Status.HEALTHY,
+                CacheHealth.Breaker.CLOSED));
+        assertThat(Duration.ofNanos(closedAfter)).as("closed after Redis answered").isLessThan(Duration.ofMillis(1500));
+        assertThat(Duration.ofNanos(Math.max(slowestWhileOpen, slowestAfter))).as("a user read paid a timeout")
+                .isLessThan(Duration.ofMillis(150));
+        assertThat(seen).contains(CacheHealth.Breaker.OPEN, CacheHealth.Breaker.HALF_OPEN);
+        long loadsBefore = source.loads.get();
+        assertThat(cache.get("b")).contains("from-source");
+        assertThat(source.loads.get()).as("served by Redis again").isEqualTo(loadsBefore);
+    }
+
+    @Test
+    void aCacheHitIsExactlyOneGet() {
+        CacheAside<String, String> cache = cache(redkit());
+        source.rows.put("h", "value");
+        assertThat(cache.get("h")).contains("value");
+        Map<String, Long> before = commandStats(deployment.serverOf(entryKey("h")).command("INFO", "commandstats"));
+        for (int i = 0; i < 100; i++) {
+            assertThat(cache.get("h")).contains("value");
+        }
+        Map<String, Long> after = commandStats(deployment.serverOf(entryKey("h")).command("INFO", "commandstats"));
+        Map<String, Long> sent = new HashMap<>();
+        after.forEach((command, calls) -> {
+            long delta = calls - before.getOrDefault(command, 0L);
+            if (delta > 0 && !Set.of("info", "cluster", "client", "ping").contains(command.split("\\|")[0])) {
+                sent.put(command, delta);
+            }
+        });
+        assertThat(sent).as("commands the server ran for 100 hits").isEqualTo(Map.of("get", 100L));
+    }
+
+    /** {@code cmdstat_get:calls=12,…} lines into command → calls. */
+    static Map<String, Long> commandStats(Object info) {
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : String.valueOf(info).split("\r?\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+                String rest = line.substring(line.indexOf("calls=") + "calls=".length());
+                calls.put(command, Long.parseLong(rest.substring(0, rest.indexOf(','))));
+            }
+        }
+        return Collections.unmodifiableMap(calls);
+    }
+}
