@@ -25,7 +25,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.redkit.Outcome;
 import io.redkit.RedisCommandException;
 import io.redkit.Redkit;
-import io.redkit.RedkitClock;
 import io.redkit.RedkitConfig;
 import io.redkit.RedkitException;
 import io.redkit.testing.RedisServerExtension;
@@ -228,25 +227,14 @@ class LeaseUnderFaultsIT {
 
     @Test
     void lossFoundByEnsureHeldRunsCallbacksOffTheCallersThread() throws Exception {
-        AtomicLong now = new AtomicLong(1_000_000_000L);
-        RedkitClock manual = new RedkitClock() {
-            @Override
-            public long nanoTime() {
-                return now.get();
-            }
-
-            @Override
-            public long wallMillis() {
-                return System.currentTimeMillis();
-            }
-        };
+        ManualClock manual = new ManualClock();
         Redkit redkit = client(c -> c.clock(manual));
         Lease lease = locks(redkit, b -> b.ttl(Duration.ofSeconds(10)).watchdog(false)).lock(unique("manual"))
                 .tryAcquire().orElseThrow();
         CompletableFuture<String> callbackThread = new CompletableFuture<>();
         lease.onLost(e -> callbackThread.complete(Thread.currentThread().getName()));
 
-        now.addAndGet(Duration.ofSeconds(11).toNanos());
+        manual.advance(Duration.ofSeconds(11));
         assertThatThrownBy(lease::ensureHeld).isInstanceOf(LockLostException.class);
         assertThat(callbackThread.get(5, TimeUnit.SECONDS)).isNotEqualTo(Thread.currentThread().getName());
         assertThat(lease.release()).as("Redis still holds our token: nobody else can have held it")

@@ -28,7 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.lettuce.core.ScriptOutputType;
 import io.redkit.Idempotency;
 import io.redkit.Redkit;
-import io.redkit.RedkitClock;
 import io.redkit.RedkitConfig;
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
@@ -428,28 +427,17 @@ abstract class LockContract {
 
     @Test
     void validityComesFromTheInjectedMonotonicClock() {
-        AtomicLong now = new AtomicLong(1_000_000_000L);
-        RedkitClock clock = new RedkitClock() {
-            @Override
-            public long nanoTime() {
-                return now.get();
-            }
-
-            @Override
-            public long wallMillis() {
-                return System.currentTimeMillis();
-            }
-        };
+        ManualClock clock = new ManualClock();
         Lock lock = locks(client(c -> c.clock(clock)), b -> b.ttl(Duration.ofSeconds(10)).watchdog(false)
                 .clockDrift(Duration.ofMillis(100))).lock(unique("clock"));
         Lease lease = lock.tryAcquire().orElseThrow();
         assertThat(lease.remaining()).isEqualTo(Duration.ofMillis(9_900));
 
-        now.addAndGet(Duration.ofMillis(9_899).toNanos());
+        clock.advance(Duration.ofMillis(9_899));
         assertThat(lease.isValid()).isTrue();
         lease.ensureHeld();
 
-        now.addAndGet(Duration.ofMillis(1).toNanos());
+        clock.advance(Duration.ofMillis(1));
         assertThat(lease.isValid()).isFalse();
         assertThat(lease.remaining()).isZero();
         assertThatThrownBy(lease::ensureHeld).isInstanceOfSatisfying(LockLostException.class,

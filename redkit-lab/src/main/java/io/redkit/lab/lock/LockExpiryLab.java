@@ -83,8 +83,9 @@ public final class LockExpiryLab implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (ttlMillis < 10 || workMillis <= ttlMillis) {
-            throw new IllegalArgumentException("need --ttl-ms ≥ 10 and --work-ms > --ttl-ms");
+        long minTtl = LockConfig.MIN_TTL.toMillis();
+        if (ttlMillis < minTtl || workMillis <= ttlMillis) {
+            throw new IllegalArgumentException("need --ttl-ms ≥ " + minTtl + " and --work-ms > --ttl-ms");
         }
         Report report;
         try (Target target = Target.of(options.redisUrl); PostgresTarget database = PostgresTarget.of(jdbcUrl);
