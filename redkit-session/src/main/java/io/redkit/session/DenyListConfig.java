@@ -1,7 +1,6 @@
 package io.redkit.session;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.redkit.ReadFrom;
 import io.redkit.Validate;
@@ -99,7 +98,7 @@ public final class DenyListConfig {
 
         /** The per-command timeout, 1 ms to 10 s (default: the client's request profile). */
         public Builder timeout(Duration value) {
-            this.timeout = Validate.within("timeout", value, Duration.ofMillis(1), Duration.ofSeconds(10));
+            this.timeout = ConfigChecks.timeout(value);
             return this;
         }
 
@@ -110,10 +109,7 @@ public final class DenyListConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: the deny-list reads the master"
-                        + " only; a replica may not have seen a denial yet");
-            }
+            ConfigChecks.masterOnly(value, "the deny-list reads", "a replica may not have seen a denial yet");
             return this;
         }
 

@@ -1,7 +1,6 @@
 package io.redkit.session;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.redkit.CommandProfile;
 import io.redkit.ReadFrom;
@@ -162,7 +161,7 @@ public final class SessionConfig {
 
         /** The store's per-command timeout, 1 ms to 10 s (default: the client's request profile). */
         public Builder timeout(Duration value) {
-            this.timeout = Validate.within("timeout", value, Duration.ofMillis(1), Duration.ofSeconds(10));
+            this.timeout = ConfigChecks.timeout(value);
             return this;
         }
 
@@ -173,10 +172,8 @@ public final class SessionConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: sessions read and write the"
-                        + " master only; a replica may still return a session that was just revoked");
-            }
+            ConfigChecks.masterOnly(value, "sessions read and write",
+                    "a replica may still return a session that was just revoked");
             return this;
         }
 

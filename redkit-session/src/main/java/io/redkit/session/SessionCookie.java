@@ -69,7 +69,7 @@ public final class SessionCookie {
         return builder().build();
     }
 
-    /** The {@code Set-Cookie} value for {@code id}, with the configured Max-Age if any (else a browser-session cookie). */
+    /** The {@code Set-Cookie} value for {@code id}: the configured Max-Age, or none (a browser-session cookie). */
     public String header(SessionId id) {
         return format(Objects.requireNonNull(id, "id").value(), maxAge);
     }

@@ -323,10 +323,7 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     }
 
     private static void requireUserId(String userId) {
-        if (userId == null || userId.isEmpty() || userId.length() > SessionConfig.MAX_USER_ID_LENGTH) {
-            throw new IllegalArgumentException("userId must be 1-" + SessionConfig.MAX_USER_ID_LENGTH
-                    + " characters, was " + (userId == null ? "null" : userId.length() + " characters"));
-        }
+        Checks.keyPart("userId", userId, SessionConfig.MAX_USER_ID_LENGTH);
     }
 
     private static boolean isWrongType(RedisCommandException e) {

@@ -98,11 +98,7 @@ public final class DefaultTokenDenyList implements TokenDenyList {
     }
 
     private String key(String tokenId) {
-        if (tokenId == null || tokenId.isEmpty() || tokenId.length() > DenyListConfig.MAX_TOKEN_ID_LENGTH) {
-            throw new IllegalArgumentException("tokenId must be 1-" + DenyListConfig.MAX_TOKEN_ID_LENGTH
-                    + " characters, was " + (tokenId == null ? "null" : tokenId.length() + " characters"));
-        }
-        return schema.key(tokenId);
+        return schema.key(Checks.keyPart("tokenId", tokenId, DenyListConfig.MAX_TOKEN_ID_LENGTH));
     }
 
     @Override
