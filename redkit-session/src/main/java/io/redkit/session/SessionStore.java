@@ -13,7 +13,7 @@ import io.redkit.session.internal.DefaultSessionStore;
  * <pre>{@code
  * SessionStore<Account> sessions = SessionStore.builder(redkit, Account.class).build();
  * Session<Account> s = sessions.create(account.id(), account);        // on login
- * response.addHeader("Set-Cookie", cookie.header(s));
+ * response.addHeader("Set-Cookie", cookie.header(s, Instant.now()));
  * Optional<Session<Account>> current = sessions.load(cookieValue);    // on every request: one round trip
  * }</pre>
  *
