@@ -100,6 +100,7 @@ abstract class SessionContract {
         SessionStore<Account> store = store(redkit, b -> b.idleTimeout(Duration.ofMinutes(10)));
         Session<Account> s = store.create(user(), ADA);
         String key = sessionKey(s.id());
+        store.load(s.id()); // the first load on a node may meet NOSCRIPT and send the source once
         redkit.commands().expire(key, Duration.ofSeconds(5));
         RedisServer server = deployment.serverOf(key);
         server.command("CONFIG", "RESETSTAT");
@@ -434,7 +435,9 @@ abstract class SessionContract {
         System.out.printf("[figures] %s user's index paused: create failed closed after %.1f ms%n",
                 getClass().getSimpleName(), createFailedAfter / 1e6);
         assertThat(Duration.ofNanos(createFailedAfter)).isLessThan(Duration.ofMillis(1500));
-        assertThat(redkit.commands().zcard(indexKey(user))).as("no session listed").isZero();
+        // The index write may have run when the node woke (its outcome was UNKNOWN), but the session it lists was
+        // deleted again, and an id the create never returned cannot be used: nothing of this user is live.
+        assertThat(store.revokeAll(user)).as("live sessions of the user").isZero();
     }
 
     @Test
