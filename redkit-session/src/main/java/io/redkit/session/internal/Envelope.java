@@ -1,0 +1,147 @@
+package io.redkit.session.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.Base64;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import io.redkit.session.SessionId;
+
+/**
+ * The stored form of a session: one line of JSON header, a newline, then the codec's payload (JSON by default),
+ * so that a service in another language splits at the first newline and reads both:
+ *
+ * <pre>
+ * {"v":1,"exp":1767225600000,"iat":1767182400000,"dv":1,"sid":"Qx3…","uid":"alice"}\n{…payload…}
+ * </pre>
+ *
+ * <ul>
+ * <li>{@code v}: the format (1). Every version starts {@code {"v":N,"exp":M}: the load script reads the absolute
+ *     expiry from that prefix without parsing the rest, so it is the one part a newer format may not move.</li>
+ * <li>{@code exp}, {@code iat}: absolute expiry and creation, Unix epoch milliseconds (wall clock of the writer).</li>
+ * <li>{@code dv}: the data's shape version ({@code SessionConfig.dataVersion}).</li>
+ * <li>{@code sid}: 16 characters of base64url of SHA-256 of the id: a value copied under another id (a restore
+ *     mix-up, a bug) does not match and is refused, so a key never serves another session's data.</li>
+ * <li>{@code uid}: the user id.</li>
+ * </ul>
+ */
+final class Envelope {
+
+    /** The format this release writes and reads. */
+    static final int FORMAT = 1;
+    private static final JsonFactory JSON = new JsonFactory();
+    private static final int FINGERPRINT_BYTES = 12;
+
+    /** What stored bytes turned out to be. */
+    enum Status { VALID, CORRUPT, NEWER }
+
+    /** An opened envelope; {@code payload} is null unless VALID. */
+    record Opened(Status status, long expiresAt, long createdAt, int dataVersion, String userId, byte[] payload) {
+
+        static final Opened CORRUPT = new Opened(Status.CORRUPT, 0, 0, 0, null, null);
+        static final Opened NEWER = new Opened(Status.NEWER, 0, 0, 0, null, null);
+    }
+
+    private Envelope() {
+    }
+
+    /** The stored bytes of a session. */
+    static byte[] write(SessionId id, String userId, long createdAt, long expiresAt, int dataVersion,
+            byte[] payload) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(160 + userId.length() + payload.length);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("v", FORMAT);
+            g.writeNumberField("exp", expiresAt);
+            g.writeNumberField("iat", createdAt);
+            g.writeNumberField("dv", dataVersion);
+            g.writeStringField("sid", fingerprint(id));
+            g.writeStringField("uid", userId);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        out.write('\n');
+        out.writeBytes(payload);
+        return out.toByteArray();
+    }
+
+    /**
+     * Opens what the key of {@code id} held: CORRUPT when it is not a session of {@code id}, NEWER when a newer
+     * release wrote it (a format or data version above ours), else VALID with its payload.
+     */
+    static Opened open(SessionId id, byte[] bytes, int ourDataVersion) {
+        int newline = indexOf(bytes, (byte) '\n');
+        if (newline < 0) {
+            return Opened.CORRUPT;
+        }
+        int format = -1;
+        long exp = -1;
+        long iat = -1;
+        int dv = -1;
+        String sid = null;
+        String uid = null;
+        try (JsonParser p = JSON.createParser(bytes, 0, newline)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return Opened.CORRUPT;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "v" -> format = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
+                    case "exp" -> exp = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
+                    case "iat" -> iat = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
+                    case "dv" -> dv = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
+                    case "sid" -> sid = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    case "uid" -> uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Opened.CORRUPT;
+        }
+        if (format > FORMAT) {
+            return Opened.NEWER;
+        }
+        if (format != FORMAT || exp < 0 || iat < 0 || dv < 0 || sid == null || uid == null) {
+            return Opened.CORRUPT;
+        }
+        if (!MessageDigest.isEqual(sid.getBytes(StandardCharsets.US_ASCII),
+                fingerprint(id).getBytes(StandardCharsets.US_ASCII))) {
+            return Opened.CORRUPT;
+        }
+        if (dv > ourDataVersion) {
+            return Opened.NEWER;
+        }
+        return new Opened(Status.VALID, exp, iat, dv, uid, Arrays.copyOfRange(bytes, newline + 1, bytes.length));
+    }
+
+    /** 16 characters of base64url of SHA-256 of the id: binds a value to its key, reveals nothing of the id. */
+    static String fingerprint(SessionId id) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.value().getBytes(StandardCharsets.US_ASCII));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, FINGERPRINT_BYTES));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+
+    private static int indexOf(byte[] bytes, byte b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == b) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,499 @@
+package io.redkit.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.redkit.KeySchema;
+import io.redkit.Redkit;
+import io.redkit.RedkitClock;
+import io.redkit.RedkitConfig;
+import io.redkit.testing.Deployment;
+import io.redkit.testing.RedisServer;
+
+/**
+ * DESIGN §6 as claims, pinned on every topology: a load is one round trip that renews the idle timeout and never
+ * the absolute lifetime; bad ids never reach Redis; rotation kills the old id; revoke-all ends one user's sessions
+ * and nobody else's; a corrupt session ends cleanly; an outage fails closed within the timeout and turns health
+ * NOT READY. Wall-clock time is moved by a {@link MutableClock}, never waited for.
+ */
+abstract class SessionContract {
+
+    static final Account ADA = new Account("Ada", List.of("user"));
+    static final Account ADA_ADMIN = new Account("Ada", List.of("user", "admin"));
+
+    private final Deployment deployment;
+    private final List<Redkit> clients = new ArrayList<>();
+
+    SessionContract(Deployment deployment) {
+        this.deployment = deployment;
+    }
+
+    Redkit client() {
+        return client(RedkitClock.SYSTEM);
+    }
+
+    Redkit client(RedkitClock clock) {
+        Redkit redkit = Redkit.create(RedkitConfig.builder().url(deployment.url()).clock(clock).build());
+        clients.add(redkit);
+        return redkit;
+    }
+
+    SessionStore<Account> store(Redkit redkit) {
+        return store(redkit, b -> b);
+    }
+
+    SessionStore<Account> store(Redkit redkit, UnaryOperator<SessionConfig.Builder> settings) {
+        return SessionStore.builder(redkit, Account.class).config(settings.apply(SessionConfig.builder()).build())
+                .build();
+    }
+
+    static String user() {
+        return "user-" + UUID.randomUUID();
+    }
+
+    static String sessionKey(SessionId id) {
+        return KeySchema.of(SessionConfig.DEFAULT_NAMESPACE).key(id.value());
+    }
+
+    static String indexKey(String userId) {
+        return KeySchema.of(SessionConfig.DEFAULT_NAMESPACE + ".user").key(userId);
+    }
+
+    @AfterEach
+    void closeAndHeal() {
+        deployment.healAll();
+        clients.forEach(Redkit::close);
+        clients.clear();
+    }
+
+    @Test
+    void createdSessionLoadsWithItsUserAndData() {
+        SessionStore<Account> store = store(client());
+        String user = user();
+        Session<Account> s = store.create(user, ADA);
+
+        Session<Account> loaded = store.load(s.id().value()).orElseThrow();
+        assertThat(loaded.id()).isEqualTo(s.id());
+        assertThat(loaded.userId()).isEqualTo(user);
+        assertThat(loaded.data()).isEqualTo(ADA);
+        assertThat(loaded.createdAt()).isEqualTo(s.createdAt());
+        assertThat(loaded.absoluteExpiry()).isEqualTo(s.createdAt().plus(Duration.ofHours(12)));
+        assertThat(loaded.toString()).doesNotContain(s.id().value()).doesNotContain("Ada");
+    }
+
+    @Test
+    void loadIsOneRoundTripThatRenewsTheIdleTimeout() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit, b -> b.idleTimeout(Duration.ofMinutes(10)));
+        Session<Account> s = store.create(user(), ADA);
+        String key = sessionKey(s.id());
+        store.load(s.id()); // the first load on a node may meet NOSCRIPT and send the source once
+        redkit.commands().expire(key, Duration.ofSeconds(5));
+        RedisServer server = deployment.serverOf(key);
+        server.command("CONFIG", "RESETSTAT");
+
+        assertThat(store.load(s.id())).isPresent();
+
+        Map<String, Long> calls = CommandStats.of(server);
+        System.out.printf("[figures] %s one load sent: %s%n", getClass().getSimpleName(), calls);
+        // Redis counts the commands a script runs too: one EVALSHA from the client, its GET and PEXPIRE inside.
+        assertThat(calls).containsOnlyKeys("evalsha", "get", "pexpire").containsEntry("evalsha", 1L)
+                .containsEntry("get", 1L).containsEntry("pexpire", 1L);
+        assertThat(redkit.commands().ttl(key).orElseThrow()).isGreaterThan(Duration.ofMinutes(9));
+    }
+
+    @Test
+    void garbageForgedOversizedAndWronglyEncodedIdsNeverReachRedis() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        String valid = store.create(user(), ADA).id().value();
+        List<String> bad = new ArrayList<>(List.of("", "garbage", valid.substring(1), valid + "A", valid + "=",
+                valid.substring(0, 42) + "=", "+" + valid.substring(1), "{" + valid.substring(1, 42) + "}",
+                "*" + valid.substring(1), "é" + valid.substring(1), "\r\n" + valid.substring(2),
+                valid.substring(0, 42) + "B", "x".repeat(1 << 20), "sess:{" + valid + "}"));
+        long before = CommandStats.total(deployment.masters());
+
+        for (String id : bad) {
+            assertThat(store.load(id)).as("load %s", id.length() > 50 ? id.length() + " chars" : id).isEmpty();
+            assertThat(store.revoke(id)).isFalse();
+        }
+        assertThat(store.load((String) null)).isEmpty();
+
+        assertThat(CommandStats.total(deployment.masters())).as("commands sent for %d bad ids", bad.size())
+                .isEqualTo(before);
+        assertThat(redkit.meters().get("redkit.session.loads").tag("result", "invalid").counter().count())
+                .isEqualTo(bad.size() * 2 + 1);
+    }
+
+    @Test
+    void expiredSessionCannotBeLoaded() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit, b -> b.idleTimeout(Duration.ofMillis(200))
+                .absoluteLifetime(Duration.ofHours(1)));
+        Session<Account> s = store.create(user(), ADA);
+        // Polled without loading: a load would renew the idle timeout it waits out.
+        await().atMost(Duration.ofSeconds(5)).until(() -> redkit.commands().exists(sessionKey(s.id())) == 0);
+
+        assertThat(store.load(s.id())).isEmpty();
+    }
+
+    @Test
+    void absoluteLifetimeHoldsDespiteActivity() {
+        MutableClock clock = new MutableClock();
+        Redkit redkit = client(clock);
+        SessionStore<Account> store = store(redkit, b -> b.idleTimeout(Duration.ofMinutes(30))
+                .absoluteLifetime(Duration.ofHours(1)));
+        Session<Account> s = store.create(user(), ADA);
+        String key = sessionKey(s.id());
+
+        for (int minute = 10; minute <= 50; minute += 10) {
+            clock.advance(Duration.ofMinutes(10));
+            assertThat(store.load(s.id())).as("active at minute %d", minute).isPresent();
+        }
+        // Ten minutes of the hour are left: renewal gives the key no more, not the idle timeout's thirty.
+        Duration ttl = redkit.commands().ttl(key).orElseThrow();
+        assertThat(ttl).isLessThanOrEqualTo(Duration.ofMinutes(10)).isGreaterThan(Duration.ofMinutes(9));
+
+        clock.advance(Duration.ofMinutes(11));
+        assertThat(store.load(s.id())).as("an hour and a minute after creation, however busy").isEmpty();
+        assertThat(redkit.commands().exists(key)).isZero();
+        assertThat(redkit.meters().get("redkit.session.loads").tag("result", "expired").counter().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void afterRotationTheOldIdIsDeadAndTheNewOneCarriesTheData() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        String user = user();
+        Session<Account> current = store.create(user, ADA);
+        int hops = 0;
+        boolean crossedServers = false;
+        // On Cluster, rotate until the new id lives on another master than the old: no RENAME could do that.
+        while (!crossedServers && hops < 30) {
+            Session<Account> next = store.rotate(current, user, ADA_ADMIN).orElseThrow();
+            hops++;
+            crossedServers = deployment.serverOf(sessionKey(current.id())).port()
+                    != deployment.serverOf(sessionKey(next.id())).port();
+
+            assertThat(next.id()).isNotEqualTo(current.id());
+            assertThat(store.load(current.id())).as("the old id after rotation").isEmpty();
+            Session<Account> loaded = store.load(next.id()).orElseThrow();
+            assertThat(loaded.data()).isEqualTo(ADA_ADMIN);
+            assertThat(loaded.userId()).isEqualTo(user);
+            assertThat(loaded.absoluteExpiry()).as("rotation never extends the lifetime")
+                    .isEqualTo(current.absoluteExpiry());
+            current = next;
+            if (deployment.kind() != Deployment.Kind.CLUSTER) {
+                break;
+            }
+        }
+        if (deployment.kind() == Deployment.Kind.CLUSTER) {
+            assertThat(crossedServers).as("a rotation moved the session to another master").isTrue();
+        }
+        assertThat(redkit.commands().zrangeByScore(indexKey(user), 0, Double.MAX_VALUE, 100))
+                .containsExactly(current.id().value());
+    }
+
+    @Test
+    void loginRotationChangesUserAndStartsAFreshLifetime() {
+        MutableClock clock = new MutableClock();
+        Redkit redkit = client(clock);
+        SessionStore<Account> store = store(redkit);
+        String anonymous = user();
+        String ada = user();
+        Session<Account> before = store.create(anonymous, new Account("guest", List.of()));
+        clock.advance(Duration.ofHours(1));
+
+        Session<Account> after = store.rotate(before, ada, ADA).orElseThrow();
+
+        assertThat(store.load(before.id())).isEmpty();
+        assertThat(after.userId()).isEqualTo(ada);
+        assertThat(after.absoluteExpiry()).as("twelve hours from the login, an hour after the anonymous session's")
+                .isBetween(before.absoluteExpiry().plus(Duration.ofHours(1)),
+                        before.absoluteExpiry().plus(Duration.ofHours(1)).plusSeconds(5));
+        assertThat(redkit.commands().zcard(indexKey(anonymous))).isZero();
+        assertThat(redkit.commands().zrangeByScore(indexKey(ada), 0, Double.MAX_VALUE, 10))
+                .containsExactly(after.id().value());
+    }
+
+    @Test
+    void rotatingOrUpdatingARevokedSessionBringsNothingBack() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        String user = user();
+        Session<Account> s = store.create(user, ADA);
+        assertThat(store.revoke(s)).isTrue();
+
+        assertThat(store.rotate(s)).isEmpty();
+        assertThat(store.update(s, ADA_ADMIN)).isEmpty();
+        assertThat(store.load(s.id())).isEmpty();
+        assertThat(redkit.commands().exists(indexKey(user))).as("nothing listed").isZero();
+    }
+
+    @Test
+    void updateReplacesTheDataAndKeepsTheLifetimes() {
+        SessionStore<Account> store = store(client());
+        Session<Account> s = store.create(user(), ADA);
+
+        Session<Account> updated = store.update(s, ADA_ADMIN).orElseThrow();
+
+        Session<Account> loaded = store.load(s.id()).orElseThrow();
+        assertThat(loaded.data()).isEqualTo(ADA_ADMIN);
+        assertThat(loaded.absoluteExpiry()).isEqualTo(s.absoluteExpiry()).isEqualTo(updated.absoluteExpiry());
+        assertThat(loaded.createdAt()).isEqualTo(s.createdAt());
+    }
+
+    @Test
+    void revokeEndsTheSessionAtOnce() {
+        SessionStore<Account> store = store(client());
+        Session<Account> s = store.create(user(), ADA);
+
+        assertThat(store.revoke(s.id().value())).isTrue();
+        assertThat(store.load(s.id())).isEmpty();
+        assertThat(store.revoke(s.id().value())).as("a second logout finds nothing").isFalse();
+    }
+
+    @Test
+    void revokeAllEndsThreeSessionsOfOneUserAndNoneOfAnothers() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        String ada = user();
+        String bob = user();
+        List<Session<Account>> adas = List.of(store.create(ada, ADA), store.create(ada, ADA), store.create(ada, ADA));
+        Session<Account> bobs = store.create(bob, new Account("Bob", List.of("user")));
+
+        assertThat(store.revokeAll(ada)).isEqualTo(3);
+
+        adas.forEach(s -> assertThat(store.load(s.id())).isEmpty());
+        assertThat(store.load(bobs.id())).isPresent();
+        assertThat(redkit.commands().exists(indexKey(ada))).isZero();
+        assertThat(redkit.commands().zcard(indexKey(bob))).isEqualTo(1);
+        assertThat(store.revokeAll(ada)).isZero();
+    }
+
+    @Test
+    void userIndexPrunesItselfAndNeverOutlivesItsSessions() {
+        MutableClock clock = new MutableClock();
+        Redkit redkit = client(clock);
+        SessionStore<Account> store = store(redkit, b -> b.absoluteLifetime(Duration.ofHours(1)));
+        String user = user();
+        Session<Account> first = store.create(user, ADA);
+        assertThat(redkit.commands().ttl(indexKey(user)).orElseThrow()).isLessThanOrEqualTo(Duration.ofHours(1));
+        clock.advance(Duration.ofHours(2)); // the first session's absolute lifetime is over
+
+        Session<Account> second = store.create(user, ADA);
+
+        assertThat(redkit.commands().zrangeByScore(indexKey(user), 0, Double.MAX_VALUE, 10))
+                .containsExactly(second.id().value()).doesNotContain(first.id().value());
+        assertThat(redkit.commands().ttl(indexKey(user)).orElseThrow()).as("the index expires with its last session")
+                .isLessThanOrEqualTo(Duration.ofHours(1)).isGreaterThan(Duration.ofMinutes(59));
+    }
+
+    @Test
+    void corruptStoredSessionEndsCleanly() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        List<byte[]> corrupt = List.of("garbage".getBytes(StandardCharsets.UTF_8), new byte[0],
+                "{\"v\":1,\"exp\":99999999999999}\n{}".getBytes(StandardCharsets.UTF_8));
+        for (byte[] value : corrupt) {
+            Session<Account> s = store.create(user(), ADA);
+            redkit.commands().set(sessionKey(s.id()), value);
+
+            assertThat(store.load(s.id())).isEmpty();
+            assertThat(redkit.commands().exists(sessionKey(s.id()))).as("ended").isZero();
+        }
+        // A valid header whose payload is not an Account: the codec fails, the session ends.
+        Session<Account> s = store.create(user(), ADA);
+        SessionStore<String> strings = SessionStore.builder(redkit, String.class).build();
+        byte[] raw = redkit.commands().get(sessionKey(s.id())).orElseThrow();
+        String text = new String(raw, StandardCharsets.UTF_8);
+        redkit.commands().set(sessionKey(s.id()), (text.substring(0, text.indexOf('\n') + 1) + "[1,2,")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(store.load(s.id())).isEmpty();
+        assertThat(strings.load(s.id())).isEmpty();
+        // Not a string at all under the key: ended, and not an outage.
+        Session<Account> hashed = store.create(user(), ADA);
+        redkit.commands().delete(sessionKey(hashed.id()));
+        redkit.commands().hset(sessionKey(hashed.id()), Map.of("f", new byte[] {1}));
+        assertThat(store.load(hashed.id())).isEmpty();
+        assertThat(redkit.commands().exists(sessionKey(hashed.id()))).isZero();
+        assertThat(store.health().isReady()).isTrue();
+
+        assertThat(redkit.meters().get("redkit.session.loads").tag("result", "corrupt").counter().count())
+                .isEqualTo(corrupt.size() + 2);
+    }
+
+    @Test
+    void anotherSessionsValueUnderThisIdIsNeverServed() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        Session<Account> ada = store.create(user(), ADA);
+        Session<Account> bob = store.create(user(), new Account("Bob", List.of("user")));
+        byte[] adas = redkit.commands().get(sessionKey(ada.id())).orElseThrow();
+        redkit.commands().set(sessionKey(bob.id()), adas, Duration.ofMinutes(5)); // a restore mix-up, a bug
+
+        assertThat(store.load(bob.id())).as("Bob's cookie never gets Ada's session").isEmpty();
+        assertThat(store.load(ada.id()).orElseThrow().data()).isEqualTo(ADA);
+    }
+
+    @Test
+    void aSessionFromANewerReleaseIsLeftAlone() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        Session<Account> s = store.create(user(), ADA);
+        long exp = s.absoluteExpiry().toEpochMilli();
+        redkit.commands().set(sessionKey(s.id()), ("{\"v\":2,\"exp\":" + exp + ",\"new\":true}\n{}")
+                .getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
+        SessionStore<Account> newer = store(redkit, b -> b.dataVersion(2));
+        Session<Account> v2 = newer.create(user(), ADA);
+
+        assertThat(store.load(s.id())).isEmpty();
+        assertThat(redkit.commands().exists(sessionKey(s.id()))).as("kept for the newer release").isEqualTo(1);
+        assertThat(store.load(v2.id())).as("data version 2 read by a version 1 store").isEmpty();
+        assertThat(newer.load(v2.id())).isPresent();
+    }
+
+    @Test
+    void tooLargeSessionIsRefusedBeforeRedis() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit, b -> b.maxSessionBytes(256));
+        long before = CommandStats.total(deployment.masters());
+
+        assertThatThrownBy(() -> store.create(user(), new Account("x".repeat(300), List.of())))
+                .isInstanceOf(SessionTooLargeException.class).hasMessageContaining("256");
+        assertThat(CommandStats.total(deployment.masters())).isEqualTo(before);
+    }
+
+    @Test
+    void pausedRedisFailsClosedWithinTheTimeoutAndHealthIsNotReady() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        TokenDenyList deny = TokenDenyList.create(redkit, DenyListConfig.defaults());
+        String user = user();
+        Session<Account> s = store.create(user, ADA);
+        deployment.pauseServerOf(sessionKey(s.id()));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> store.load(s.id())).isInstanceOf(SessionStoreUnavailableException.class)
+                .hasMessageContaining("sessions unavailable").hasMessageContaining("UNKNOWN");
+        long loadFailedAfter = System.nanoTime() - start;
+        SessionHealth health = store.health();
+        start = System.nanoTime();
+        assertThatThrownBy(() -> store.revoke(s)).isInstanceOf(SessionStoreUnavailableException.class);
+        long revokeFailedAfter = System.nanoTime() - start;
+        deployment.healAll();
+
+        System.out.printf("[figures] %s server paused: load failed closed after %.1f ms, revoke after %.1f ms"
+                + " (timeout 300 ms); health %s%n", getClass().getSimpleName(), loadFailedAfter / 1e6,
+                revokeFailedAfter / 1e6, health.status());
+        assertThat(Duration.ofNanos(loadFailedAfter)).isBetween(Duration.ofMillis(250), Duration.ofMillis(1000));
+        assertThat(Duration.ofNanos(revokeFailedAfter)).isLessThan(Duration.ofMillis(1000));
+        assertThat(health.status()).isEqualTo(SessionHealth.Status.NOT_READY);
+        assertThat(health.cause()).isEqualTo("RedisTimeoutException");
+        assertThat(redkit.meters().get("redkit.session.ready").gauge().value()).isZero();
+        assertThat(redkit.meters().get("redkit.session.unavailable").counter().count()).isEqualTo(2);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.health().isReady());
+        // The revoke's outcome was UNKNOWN, and indeed: the paused server ran its DEL when it woke.
+        assertThat(store.load(s.id())).isEmpty();
+        assertThat(store.load(store.create(user, ADA).id())).isPresent();
+        assertThat(deny.health().isReady()).isTrue();
+    }
+
+    @Test
+    void pausedRedisFailsCreateAndDenyListClosed() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit);
+        TokenDenyList deny = TokenDenyList.create(redkit, DenyListConfig.defaults());
+        String user = user();
+        deployment.pauseServerOf(indexKey(user));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> store.create(user, ADA)).isInstanceOf(SessionStoreUnavailableException.class);
+        long createFailedAfter = System.nanoTime() - start;
+        String jti = "jti-" + UUID.randomUUID();
+        deployment.healAll();
+        deployment.pauseServerOf(KeySchema.of(DenyListConfig.DEFAULT_NAMESPACE).key(jti));
+        assertThatThrownBy(() -> deny.isDenied(jti)).as("never 'not denied' for an outage")
+                .isInstanceOf(SessionStoreUnavailableException.class);
+        deployment.healAll();
+
+        System.out.printf("[figures] %s user's index paused: create failed closed after %.1f ms%n",
+                getClass().getSimpleName(), createFailedAfter / 1e6);
+        assertThat(Duration.ofNanos(createFailedAfter)).isLessThan(Duration.ofMillis(1500));
+        // The index write may have run when the node woke (its outcome was UNKNOWN), but the session it lists was
+        // deleted again, and an id the create never returned cannot be used: nothing of this user is live.
+        assertThat(store.revokeAll(user)).as("live sessions of the user").isZero();
+    }
+
+    @Test
+    void deniedTokenIsKeptUntilItsExpiryAndNoLonger() {
+        Redkit redkit = client();
+        TokenDenyList deny = TokenDenyList.create(redkit, DenyListConfig.defaults());
+        String jti = "jti-" + UUID.randomUUID();
+        Instant exp = Instant.now().plus(Duration.ofMinutes(10));
+
+        assertThat(deny.deny(jti, exp)).isTrue();
+
+        assertThat(deny.isDenied(jti)).isTrue();
+        assertThat(deny.isDenied("jti-" + UUID.randomUUID())).isFalse();
+        Duration ttl = redkit.commands().ttl(KeySchema.of("deny").key(jti)).orElseThrow();
+        assertThat(ttl).as("until the expiry plus the validators' 60 s leeway")
+                .isBetween(Duration.ofMinutes(10).plusSeconds(55), Duration.ofMinutes(11));
+
+        TokenDenyList strict = TokenDenyList.create(redkit, DenyListConfig.builder().leeway(Duration.ZERO).build());
+        String shortLived = "jti-" + UUID.randomUUID();
+        assertThat(strict.deny(shortLived, Instant.now().plusMillis(300))).isTrue();
+        assertThat(strict.isDenied(shortLived)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !strict.isDenied(shortLived));
+    }
+
+    @Test
+    void denyListRefusesExpiredAndFarFutureTokens() {
+        Redkit redkit = client();
+        TokenDenyList deny = TokenDenyList.create(redkit, DenyListConfig.defaults());
+        String expired = "jti-" + UUID.randomUUID();
+        String far = "jti-" + UUID.randomUUID();
+
+        assertThat(deny.deny(expired, Instant.now().minus(Duration.ofMinutes(2)))).isFalse();
+        assertThat(deny.isDenied(expired)).isFalse();
+        assertThatThrownBy(() -> deny.deny(far, Instant.now().plus(Duration.ofDays(31))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxTokenLifetime");
+        assertThat(deny.isDenied(far)).isFalse();
+        assertThatThrownBy(() -> deny.isDenied("")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> deny.isDenied("x".repeat(257))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void metersAreTaggedWithClientAndStore() {
+        Redkit redkit = Redkit.create(RedkitConfig.builder().url(deployment.url()).name("orders").build());
+        clients.add(redkit);
+        SessionStore<Account> store = store(redkit, b -> b.namespace("web"));
+        Session<Account> s = store.create(user(), ADA);
+        store.load(s.id());
+        store.load(SessionId.generate());
+
+        assertThat(redkit.meters().get("redkit.session.loads").tags("client", "orders", "store", "web", "result",
+                "hit").counter().count()).isEqualTo(1);
+        assertThat(redkit.meters().get("redkit.session.loads").tags("result", "miss").counter().count())
+                .isEqualTo(1);
+        assertThat(redkit.meters().get("redkit.session.created").tag("store", "web").counter().count())
+                .isEqualTo(1);
+        assertThat(redkit.meters().get("redkit.session.load.latency").timer().count()).isEqualTo(2);
+        assertThat(redkit.commands().exists("web:{" + s.id().value() + "}")).isEqualTo(1);
+    }
+}
