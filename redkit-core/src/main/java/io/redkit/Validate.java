@@ -28,6 +28,18 @@ public final class Validate {
         return value;
     }
 
+    /**
+     * Refuses anything but {@link ReadFrom#MASTER} for a feature that must read what was just written: {@code
+     * feature} names it ("locks"), {@code risk} says what a lagging replica would do to it.
+     */
+    public static ReadFrom masterOnly(String feature, ReadFrom value, String risk) {
+        if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
+            throw new IllegalArgumentException("readFrom " + value + " refused: " + feature + " read and write the"
+                    + " master only; " + risk);
+        }
+        return value;
+    }
+
     /** A duration above zero and at most {@code max}. */
     public static Duration positive(String field, Duration value, Duration max) {
         Objects.requireNonNull(value, field);

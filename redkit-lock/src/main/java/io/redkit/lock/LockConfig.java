@@ -247,10 +247,7 @@ public final class LockConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: locks read and write the master"
-                        + " only; a replica may report a lock free that was just taken");
-            }
+            Validate.masterOnly("locks", value, "a replica may report a lock free that was just taken");
             return this;
         }
 

@@ -1,7 +1,6 @@
 package io.redkit.session;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.redkit.ReadFrom;
 import io.redkit.Validate;
@@ -21,13 +20,8 @@ final class ConfigChecks {
         return Validate.within("timeout", value, MIN_TIMEOUT, MAX_TIMEOUT);
     }
 
-    /**
-     * Refuses anything but {@link ReadFrom#MASTER}: {@code what} reads and writes the master only, because of
-     * {@code risk}.
-     */
+    /** Refuses anything but {@link ReadFrom#MASTER} for {@code what}, naming the {@code risk}. */
     static void masterOnly(ReadFrom value, String what, String risk) {
-        if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-            throw new IllegalArgumentException("readFrom " + value + " refused: " + what + " the master only; " + risk);
-        }
+        Validate.masterOnly(what, value, risk);
     }
 }

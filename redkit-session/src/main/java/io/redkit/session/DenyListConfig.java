@@ -109,7 +109,7 @@ public final class DenyListConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            ConfigChecks.masterOnly(value, "the deny-list reads", "a replica may not have seen a denial yet");
+            ConfigChecks.masterOnly(value, "deny-lists", "a replica may not have seen a denial yet");
             return this;
         }
 

@@ -172,7 +172,7 @@ public final class SessionConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            ConfigChecks.masterOnly(value, "sessions read and write",
+            ConfigChecks.masterOnly(value, "sessions",
                     "a replica may still return a session that was just revoked");
             return this;
         }
