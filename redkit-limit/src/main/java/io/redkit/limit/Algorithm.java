@@ -22,10 +22,11 @@ public enum Algorithm {
 
     /**
      * About L permits in any span of one period, from two fixed-window counts, the previous one weighted by
-     * how much of it the span still covers; one small string per subject and limit. Each fixed window holds at
-     * most L; a span of one period may hold up to 2L - 1 when the previous window's permits all came at its end;
-     * under steady demand it stays within a few permits of L. For large limits where the log would cost too much
-     * memory and a fixed window's edge bursts matter.
+     * how much of it the span still covers; one small string per subject and limit. Its error comes from that
+     * weighting, which assumes the previous window's permits came evenly: each fixed window holds at most L, but a
+     * span of one period may hold more, up to 2L - 1 when the previous window's permits all came at its end (64
+     * callers hammering L = 50 per 250 ms on a busy 2-core machine, where stalls make arrivals uneven, saw 59).
+     * For large limits where the log would cost too much memory and a fixed window's edge bursts matter.
      */
     SLIDING_COUNTER("counter"),
 

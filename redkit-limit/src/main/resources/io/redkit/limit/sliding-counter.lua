@@ -9,9 +9,8 @@
 -- The estimate is previous * (window - elapsed) / window + current, elapsed counted in whole milliseconds;
 -- a call passes when estimate + n <= L. Kept exact in integers (both sides times the window length in ms; the
 -- client refuses a limit whose L * window reaches 2^52). The error, documented for users: the current fixed
--- window never holds more than L; a span of one window length may hold up to 2L - 1 when the previous window's
--- permits all came at its end (the weighting assumes they were spread evenly); under steady demand it stays
--- within a few permits of L.
+-- window never holds more than L; a span of one window length may hold more, up to 2L - 1 when the previous
+-- window's permits all came at its end, because the weighting assumes they came evenly.
 --
 -- State: the string "1:<window index>:<current count>:<previous count>" (1 = layout version), expiring when
 -- the next window ends. A value of another version (a newer release's) reads as empty windows; a value that is

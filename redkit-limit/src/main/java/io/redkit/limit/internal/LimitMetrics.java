@@ -25,7 +25,14 @@ final class LimitMetrics {
         this.base = Tags.of("client", client, "namespace", namespace);
     }
 
+    /**
+     * Registers the breaker's gauge, unless another {@code Limits} of the same client and namespace did: a gauge
+     * is one per name and tags, and follows the first (one {@code Limits} per namespace is the intended use).
+     */
     void breakerGauge(Supplier<Number> state) {
+        if (registry.find("redkit.limit.breaker.state").tags(base).gauge() != null) {
+            return;
+        }
         Gauge.builder("redkit.limit.breaker.state", state)
                 .description("the breaker in front of Redis: 0 closed, 1 half-open, 2 open (decisions by policy)")
                 .tags(base).register(registry);
