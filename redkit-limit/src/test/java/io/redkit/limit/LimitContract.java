@@ -180,8 +180,7 @@ abstract class LimitContract {
         }
         figures("fixed window 50/250ms", n, full + " full windows of exactly 50");
         assertThat(full).isGreaterThanOrEqualTo(20);
-        assertThat(n.over()).as("over-admission").isZero();
-        assertThat(n.under()).as("under-admission").isZero();
+        assertExact(n);
     }
 
     @Test
@@ -194,8 +193,7 @@ abstract class LimitContract {
         // at most one behind it (the permit that came due after the last allowed call).
         long expected = 50 + (allowed[allowed.length - 1] - allowed[0]) / 5_000;
         figures("gcra 50/250ms burst 50", n, "allowed " + allowed.length + ", burst + rate × elapsed = " + expected);
-        assertThat(n.over()).as("over-admission").isZero();
-        assertThat(n.under()).as("under-admission").isZero();
+        assertExact(n);
         assertThat((long) allowed.length).isBetween(expected - 1, expected);
     }
 
@@ -207,8 +205,7 @@ abstract class LimitContract {
         long most = Replay.mostInAnySpan(run, 250_000);
         figures("sliding log 50/250ms", n, "most in any 250 ms span " + most);
         assertThat(most).isEqualTo(50);
-        assertThat(n.over()).as("over-admission").isZero();
-        assertThat(n.under()).as("under-admission").isZero();
+        assertExact(n);
     }
 
     @Test
@@ -225,8 +222,7 @@ abstract class LimitContract {
                 .orElseThrow();
         figures("sliding counter 50/250ms", n, "most in any 250 ms span " + most + " (steady demand: " + steady
                 + "), most in one fixed window " + fullest);
-        assertThat(n.over()).as("disagreements with its model, allowed").isZero();
-        assertThat(n.under()).as("disagreements with its model, refused").isZero();
+        assertExact(n);
         assertThat(fullest).as("one fixed window").isLessThanOrEqualTo(50);
         assertThat(most).as("any span of one window: the documented bound 2L - 1").isLessThanOrEqualTo(99);
     }
@@ -239,6 +235,12 @@ abstract class LimitContract {
         assertThat(run).as("decisions by policy").allSatisfy(s -> assertThat(s.basis())
                 .isEqualTo(Decision.Basis.COUNTED));
         return run;
+    }
+
+    /** The limiter decided every call as its model does: no allowance the model refuses, no refusal it allows. */
+    private static void assertExact(Replay.Counts n) {
+        assertThat(n.over()).as("over-admission: allowed where the model refuses").isZero();
+        assertThat(n.under()).as("under-admission: refused where the model allows").isZero();
     }
 
     private void figures(String what, Replay.Counts n, String more) {

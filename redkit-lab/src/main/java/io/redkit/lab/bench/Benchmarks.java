@@ -15,7 +15,7 @@ public final class Benchmarks {
 
     /** Every registered benchmark; a new one (lock, cache, …) is one more entry. */
     public static List<Benchmark> all() {
-        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark());
+        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark(), new io.redkit.lab.bench.limit.LimitBenchmark());
     }
 
     /** The benchmark called {@code name}. */
