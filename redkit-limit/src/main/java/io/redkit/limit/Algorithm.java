@@ -25,7 +25,8 @@ public enum Algorithm {
      * how much of it the span still covers; one small string per subject and limit. Its error comes from that
      * weighting, which assumes the previous window's permits came evenly: each fixed window holds at most L, but a
      * span of one period may hold more, up to 2L - 1 when the previous window's permits all came at its end (64
-     * callers hammering L = 50 per 250 ms on a busy 2-core machine, where stalls make arrivals uneven, saw 59).
+     * callers hammering L = 50 per 250 ms on a busy 2-core machine, where stalls make arrivals uneven, saw up to
+     * 75).
      * For large limits where the log would cost too much memory and a fixed window's edge bursts matter.
      */
     SLIDING_COUNTER("counter"),
