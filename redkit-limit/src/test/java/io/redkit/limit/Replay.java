@@ -54,6 +54,15 @@ final class Replay {
         return most;
     }
 
+    /** The longest time between two consecutive decisions: how long the callers stalled at worst. */
+    static long longestPause(List<Hammer.Sample> samples) {
+        long longest = 0;
+        for (int i = 1; i < samples.size(); i++) {
+            longest = Math.max(longest, samples.get(i).micros() - samples.get(i - 1).micros());
+        }
+        return longest;
+    }
+
     /** Allowed decisions per window of {@code micros} aligned to the epoch. */
     static Map<Long, Long> allowedPerWindow(List<Hammer.Sample> samples, long micros) {
         Map<Long, Long> perWindow = new HashMap<>();

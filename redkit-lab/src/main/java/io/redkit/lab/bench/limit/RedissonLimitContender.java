@@ -9,6 +9,7 @@ import org.redisson.api.RFuture;
 import org.redisson.api.RRateLimiter;
 import org.redisson.api.RateType;
 import org.redisson.api.RedissonClient;
+import org.redisson.api.ratelimiter.RateLimiterArgs;
 
 import io.redkit.lab.bench.BenchEnv;
 import io.redkit.lab.bench.Peers;
@@ -39,7 +40,8 @@ final class RedissonLimitContender extends LimitContender {
         for (int i = 0; i < limiters.length; i++) {
             limiters[i] = redisson.getRateLimiter("bench:redisson:" + scenario.name(i));
             // setRate, not trySetRate: a server kept from an earlier run may hold another rate under the name.
-            rates.add(limiters[i].setRateAsync(RateType.OVERALL, scenario.perSecond(), Duration.ofSeconds(1)));
+            rates.add(limiters[i].setRateAsync(RateLimiterArgs.of(RateType.OVERALL, scenario.perSecond(),
+                    Duration.ofSeconds(1))));
         }
         rates.forEach(f -> f.toCompletableFuture().join());
     }
