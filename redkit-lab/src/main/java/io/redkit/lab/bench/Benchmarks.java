@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.redkit.lab.bench.cache.CacheBenchmark;
 import io.redkit.lab.bench.client.ClientBenchmark;
+import io.redkit.lab.bench.limit.LimitBenchmark;
 import io.redkit.lab.bench.lock.LockBenchmark;
 import io.redkit.lab.bench.session.SessionBenchmark;
 
@@ -16,7 +17,8 @@ public final class Benchmarks {
 
     /** Every registered benchmark; a new one (lock, cache, …) is one more entry. */
     public static List<Benchmark> all() {
-        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark(), new SessionBenchmark());
+        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark(), new LimitBenchmark(),
+                new SessionBenchmark());
     }
 
     /** The benchmark called {@code name}. */
