@@ -115,10 +115,8 @@ public final class LimitsConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: limits read and write the master"
-                        + " only; a replica's count lags, and would let through permits already given");
-            }
+            Validate.masterOnly("rate limits", value, "a replica lags, and would let through what the master"
+                    + " already refused");
             return this;
         }
 
