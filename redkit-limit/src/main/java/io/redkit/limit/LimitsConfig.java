@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.redkit.ReadFrom;
+import io.redkit.RedisBreaker;
 import io.redkit.Validate;
 
 /**
@@ -20,23 +21,28 @@ public final class LimitsConfig {
     /** The breaker judges the last this-many decisions; it opens when half of them found Redis unavailable. */
     public static final int DEFAULT_BREAKER_WINDOW = 10;
     /**
-     * How long an open breaker makes every decision by policy before letting three through to Redis again:
-     * short, because while it is open a fail-open limiter limits nothing and a fail-closed one refuses everyone.
+     * How often an open breaker probes Redis in the background (no decision ever waits for a probe). Short,
+     * because while it is open a fail-open limiter limits nothing and a fail-closed one refuses everyone: with three
+     * answers to close, limiting is back within about a second of Redis answering.
      */
-    public static final Duration DEFAULT_BREAKER_OPEN_FOR = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_BREAKER_PROBE_INTERVAL = Duration.ofMillis(200);
+    /** Background probes that must answer in a row before the breaker closes. */
+    public static final int DEFAULT_BREAKER_PROBES_TO_CLOSE = 3;
     /** The longest decision timeout accepted; a limiter exists to answer a request quickly. */
     public static final Duration MAX_TIMEOUT = Duration.ofSeconds(10);
 
     private final String namespace;
     private final Duration timeout;
     private final int breakerWindow;
-    private final Duration breakerOpenFor;
+    private final Duration breakerProbeInterval;
+    private final int breakerProbesToClose;
 
     private LimitsConfig(Builder b) {
         this.namespace = b.namespace;
         this.timeout = b.timeout;
         this.breakerWindow = b.breakerWindow;
-        this.breakerOpenFor = b.breakerOpenFor;
+        this.breakerProbeInterval = b.breakerProbeInterval;
+        this.breakerProbesToClose = b.breakerProbesToClose;
     }
 
     /** A builder with every default. */
@@ -61,13 +67,16 @@ public final class LimitsConfig {
     /** The breaker's window of decisions; default {@value #DEFAULT_BREAKER_WINDOW}. */
     public int breakerWindow() { return breakerWindow; }
 
-    /** How long the breaker stays open; default {@link #DEFAULT_BREAKER_OPEN_FOR}. */
-    public Duration breakerOpenFor() { return breakerOpenFor; }
+    /** How often the open breaker probes Redis; default {@link #DEFAULT_BREAKER_PROBE_INTERVAL}. */
+    public Duration breakerProbeInterval() { return breakerProbeInterval; }
+
+    /** Probe answers in a row that close the breaker; default {@value #DEFAULT_BREAKER_PROBES_TO_CLOSE}. */
+    public int breakerProbesToClose() { return breakerProbesToClose; }
 
     @Override
     public String toString() {
         return "LimitsConfig[namespace=" + namespace + ", timeout=" + (timeout == null ? "request profile" : timeout)
-                + ", breakerWindow=" + breakerWindow + ", breakerOpenFor=" + breakerOpenFor + "]";
+                + ", breakerWindow=" + breakerWindow + ", breakerProbes=" + breakerProbeInterval + "x" + breakerProbesToClose + "]";
     }
 
     /** Builds a {@link LimitsConfig}; each setter rejects a bad value at once, naming it. */
@@ -75,7 +84,8 @@ public final class LimitsConfig {
         private String namespace = DEFAULT_NAMESPACE;
         private Duration timeout;
         private int breakerWindow = DEFAULT_BREAKER_WINDOW;
-        private Duration breakerOpenFor = DEFAULT_BREAKER_OPEN_FOR;
+        private Duration breakerProbeInterval = DEFAULT_BREAKER_PROBE_INTERVAL;
+        private int breakerProbesToClose = DEFAULT_BREAKER_PROBES_TO_CLOSE;
 
         private Builder() {
         }
@@ -101,10 +111,14 @@ public final class LimitsConfig {
             return this;
         }
 
-        /** How long the breaker stays open: 10 ms to 10 min. */
-        public Builder breakerOpenFor(Duration value) {
-            this.breakerOpenFor = Validate.within("breakerOpenFor", value, Duration.ofMillis(10),
-                    Duration.ofMinutes(10));
+        /** How often the open breaker probes Redis (10 ms - 10 s), and how many answers in a row close it (1 - 100). */
+        public Builder breakerProbes(Duration interval, int probesToClose) {
+            this.breakerProbeInterval = Validate.within("breaker probe interval", interval,
+                    RedisBreaker.MIN_PROBE_INTERVAL, RedisBreaker.MAX_PROBE_INTERVAL);
+            if (probesToClose < 1 || probesToClose > 100) {
+                throw new IllegalArgumentException("probesToClose must be 1-100, was " + probesToClose);
+            }
+            this.breakerProbesToClose = probesToClose;
             return this;
         }
 

@@ -112,7 +112,8 @@ class LimitConfigTest {
         assertThat(config.namespace()).isEqualTo("limit");
         assertThat(config.timeout()).isEmpty();
         assertThat(config.breakerWindow()).isEqualTo(10);
-        assertThat(config.breakerOpenFor()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.breakerProbeInterval()).isEqualTo(Duration.ofMillis(200));
+        assertThat(config.breakerProbesToClose()).isEqualTo(3);
     }
 
     @Test
@@ -122,8 +123,10 @@ class LimitConfigTest {
         assertThatThrownBy(() -> LimitsConfig.builder().timeout(Duration.ofMinutes(1)))
                 .hasMessageContaining("timeout must be at most");
         assertThatThrownBy(() -> LimitsConfig.builder().breakerWindow(1)).hasMessage("breakerWindow must be 2-1000, was 1");
-        assertThatThrownBy(() -> LimitsConfig.builder().breakerOpenFor(Duration.ofMillis(1)))
-                .hasMessageContaining("breakerOpenFor");
+        assertThatThrownBy(() -> LimitsConfig.builder().breakerProbes(Duration.ofMillis(1), 3))
+                .hasMessageContaining("breaker probe interval");
+        assertThatThrownBy(() -> LimitsConfig.builder().breakerProbes(Duration.ofMillis(200), 0))
+                .hasMessageContaining("probesToClose");
         assertThatThrownBy(() -> LimitsConfig.builder().namespace("a b")).hasMessageContaining("namespace");
     }
 

@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.junit.jupiter.api.AfterEach;
@@ -304,8 +305,9 @@ abstract class LimitContract {
     @Test
     void pausedRedisGetsEachLimitersPolicyWithinTheTimeoutThenAtOnceWhileTheBreakerIsOpen() {
         Redkit redkit = client();
+        // Background probes far apart, so that every command counted below would be a decision's.
         Limits limits = Limits.create(redkit, LimitsConfig.builder().breakerWindow(4)
-                .breakerOpenFor(Duration.ofSeconds(30)).build());
+                .breakerProbes(Duration.ofSeconds(10), 3).build());
         RateLimiter open = limits.limiter(LimiterConfig.of(unique(), UnavailablePolicy.FAIL_OPEN,
                 Limit.gcra(10, MINUTE)));
         RateLimiter closed = limits.limiter(LimiterConfig.of(unique(), UnavailablePolicy.FAIL_CLOSED,
@@ -349,6 +351,33 @@ abstract class LimitContract {
         assertThat(unavailable(redkit, open.name(), "fail_open")).isEqualTo(calls / 2 + calls % 2 + 100.0);
         assertThat(unavailable(redkit, closed.name(), "fail_closed")).isEqualTo(calls / 2 + 101.0);
         assertThat(redkit.meters().get("redkit.limit.breaker.state").gauge().value()).isEqualTo(2.0);
+    }
+
+    @Test
+    void breakerClosesWithinASecondOfRedisAnsweringAndNoDecisionWaitsMeanwhile() {
+        Redkit redkit = client();
+        Limits limits = Limits.create(redkit, LimitsConfig.builder().breakerWindow(4).build());
+        RateLimiter limiter = limits.limiter(LimiterConfig.of(unique(), UnavailablePolicy.FAIL_CLOSED,
+                Limit.gcra(1000, MINUTE)));
+        assertThat(limiter.tryAcquire("u").counted()).isTrue();
+        deployment.pauseServerOf(limiter.keys("u").get(0));
+        while (limits.healthy()) {
+            limiter.tryAcquire("u");
+        }
+        deployment.healAll();
+        long healed = System.nanoTime();
+        long slowest = 0;
+        while (!limits.healthy() && System.nanoTime() - healed < TimeUnit.SECONDS.toNanos(10)) {
+            long start = System.nanoTime();
+            assertThat(limiter.tryAcquire("u").basis()).isEqualTo(Decision.Basis.FAIL_CLOSED);
+            slowest = Math.max(slowest, System.nanoTime() - start);
+        }
+        long closedAfter = System.nanoTime() - healed;
+        System.out.printf("[figures] %s breaker closed %d ms after Redis answered again; slowest decision meanwhile"
+                + " %.2f ms%n", getClass().getSimpleName(), closedAfter / 1_000_000, slowest / 1e6);
+        assertThat(Duration.ofNanos(closedAfter)).isLessThan(Duration.ofMillis(1500));
+        assertThat(Duration.ofNanos(slowest)).as("a decision paid a probe or a timeout").isLessThan(Duration.ofMillis(150));
+        assertThat(limiter.tryAcquire("u").counted()).isTrue();
     }
 
     static double commandFailures(Redkit redkit) {

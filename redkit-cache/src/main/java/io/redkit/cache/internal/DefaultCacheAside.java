@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.redkit.RedisBreaker;
 import io.redkit.RedisCommandException;
 import io.redkit.RedisReads;
 import io.redkit.RedkitException;
@@ -58,8 +59,10 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         // Replica reads may have to connect; that can fail, so before any meter is registered.
         RedisReads reads = redkit.reads(config.readFrom());
         this.metrics = new CacheMetrics(redkit.meters(), redkit.config().name(), config.name());
-        this.redis = new GuardedRedis(config.name(), redkit.commands(), reads, redkit.timer(),
-                config.breakerProbeInterval(), config.breakerProbesToClose(), config.breakerWindow(), metrics);
+        RedisBreaker breaker = RedisBreaker.create(redkit, "cache " + config.name(), config.breakerWindow(),
+                config.breakerProbeInterval(), config.breakerProbesToClose(),
+                reads == redkit.commands() ? new RedisReads[] {reads} : new RedisReads[] {redkit.commands(), reads});
+        this.redis = new GuardedRedis(config.name(), redkit.commands(), reads, breaker, metrics);
         this.entries = new EntryCodec<>(config, redkit.clock(), metrics);
         this.filler = new Filler<>(config, redis, entries, new SourceLoads<>(config, redkit.clock(), metrics),
                 redkit.timer(), redkit.clock(), metrics);

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.redkit.KeySchema;
+import io.redkit.RedisBreaker;
 import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.limit.LimiterConfig;
@@ -27,8 +28,9 @@ public final class DefaultLimits implements Limits {
         // Always the master: Redkit.commands() reads and writes it, and LimitsConfig refuses replica reads.
         RedisOps ops = config.timeout().map(redkit.commands()::withTimeout).orElse(redkit.commands());
         LimitMetrics metrics = new LimitMetrics(redkit.meters(), redkit.config().name(), config.namespace());
-        LimitBreaker breaker = new LimitBreaker(config.namespace(), config.breakerWindow(), config.breakerOpenFor(),
-                redkit.clock(), metrics);
+        LimitBreaker breaker = new LimitBreaker(config.namespace(), RedisBreaker.create(redkit,
+                "limits " + config.namespace(), config.breakerWindow(), config.breakerProbeInterval(),
+                config.breakerProbesToClose(), ops), redkit.clock(), metrics);
         this.runtime = new LimitRuntime(ops, KeySchema.of(config.namespace()), breaker, redkit.clock(), metrics);
     }
 

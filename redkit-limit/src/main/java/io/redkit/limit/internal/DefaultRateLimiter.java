@@ -77,7 +77,7 @@ final class DefaultRateLimiter implements RateLimiter {
         try {
             reply = runtime.ops().eval(script, keys, argv);
         } catch (RuntimeException e) {
-            return failed(start, e);
+            return failed(start, e, keys.get(0));
         }
         return counted(start, reply);
     }
@@ -94,9 +94,9 @@ final class DefaultRateLimiter implements RateLimiter {
         try {
             reply = runtime.ops().evalAsync(script, keys, argv);
         } catch (RuntimeException e) {
-            return CompletableFuture.completedFuture(failed(start, e));
+            return CompletableFuture.completedFuture(failed(start, e, keys.get(0)));
         }
-        return reply.handle((r, e) -> e == null ? counted(start, r) : failed(start, unwrap(e)));
+        return reply.handle((r, e) -> e == null ? counted(start, r) : failed(start, unwrap(e), keys.get(0)));
     }
 
     private long checkPermits(long permits) {
@@ -124,10 +124,10 @@ final class DefaultRateLimiter implements RateLimiter {
      * An availability failure is decided by the policy; any other failure (a script error, a bug) is the
      * caller's to see, and the breaker does not count it against Redis.
      */
-    private Decision failed(long start, Throwable e) {
+    private Decision failed(long start, Throwable e, String key) {
         long nanos = runtime.clock().nanoTime() - start;
         if (e instanceof RedkitException) {
-            runtime.breaker().failed(nanos, e);
+            runtime.breaker().failed(nanos, e, key);
         } else {
             runtime.breaker().released();
         }

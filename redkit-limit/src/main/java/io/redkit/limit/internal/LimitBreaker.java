@@ -1,25 +1,19 @@
 package io.redkit.limit.internal;
 
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.github.resilience4j.circuitbreaker.CircuitBreaker;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
-import io.redkit.PoolExhaustedException;
-import io.redkit.RedisTimeoutException;
-import io.redkit.RedisUnavailableException;
+import io.redkit.RedisBreaker;
 import io.redkit.RedkitClock;
 
 /**
- * The Resilience4j breaker in front of Redis shared by the limiters of one {@code Limits}: after a run of
- * decisions that found Redis unavailable it opens, and every decision is made by its limiter's policy at once,
- * without waiting for a timeout; after the open time three decisions try Redis again. Only availability failures
- * (timeouts, unreachable, pool exhausted) count against it; a script error is the caller's to see.
+ * The breaker in front of Redis shared by the limiters of one {@code Limits} (core's {@link RedisBreaker}): after
+ * a run of decisions that found Redis unavailable it opens, and every decision is made by its limiter's policy at
+ * once; a background probe closes it within about a second of Redis answering, so no decision ever waits for one.
+ * Adds the limiters' throttled warning.
  */
 final class LimitBreaker {
 
@@ -27,64 +21,43 @@ final class LimitBreaker {
     private static final long WARN_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final String namespace;
-    private final CircuitBreaker breaker;
+    private final RedisBreaker breaker;
     private final RedkitClock clock;
     private final AtomicLong lastWarn;
-    private final AtomicReference<CircuitBreaker.State> lastState;
 
-    LimitBreaker(String namespace, int window, Duration openFor, RedkitClock clock, LimitMetrics metrics) {
+    LimitBreaker(String namespace, RedisBreaker breaker, RedkitClock clock, LimitMetrics metrics) {
         this.namespace = namespace;
+        this.breaker = breaker;
         this.clock = clock;
         this.lastWarn = new AtomicLong(clock.nanoTime() - WARN_EVERY_NANOS);
-        CircuitBreakerConfig config = CircuitBreakerConfig.custom()
-                .slidingWindow(window, window, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED,
-                        // Every decision goes through here; the synchronized window would serialise them all.
-                        CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE)
-                .failureRateThreshold(50)
-                .waitDurationInOpenState(openFor)
-                .permittedNumberOfCallsInHalfOpenState(3)
-                .recordExceptions(RedisTimeoutException.class, RedisUnavailableException.class,
-                        PoolExhaustedException.class)
-                .writableStackTraceEnabled(false)
-                .build();
-        this.breaker = CircuitBreaker.of("redkit-limit-" + namespace, config);
-        // Transitions are noticed by reading the state after each call: with an event consumer registered,
-        // Resilience4j builds an event (with a ZonedDateTime.now()) for every successful call.
-        this.lastState = new AtomicReference<>(breaker.getState());
-        metrics.breakerGauge(() -> switch (breaker.getState()) {
-            case CLOSED, DISABLED, METRICS_ONLY -> 0;
+        metrics.breakerGauge(() -> switch (breaker.state()) {
+            case CLOSED -> 0;
             case HALF_OPEN -> 1;
-            case OPEN, FORCED_OPEN -> 2;
+            case OPEN -> 2;
         });
     }
 
     /** Whether a decision may go to Redis now; when true, exactly one of the three reports below must follow. */
     boolean tryAcquire() {
-        if (breaker.tryAcquirePermission()) {
-            return true;
-        }
-        noticeTransition();
-        return false;
+        return breaker.tryAcquire();
     }
 
     void succeeded(long nanos) {
-        breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
-        noticeTransition();
+        breaker.succeeded(nanos);
     }
 
-    /** Records a failure; the breaker counts only the availability failures it was told to. */
-    void failed(long nanos, Throwable e) {
-        breaker.onError(nanos, TimeUnit.NANOSECONDS, e);
-        noticeTransition();
+    /** Records a failure of a decision on {@code key}; the breaker counts only availability failures. */
+    void failed(long nanos, Throwable e, String key) {
+        breaker.failed(nanos, e, key);
     }
 
     /** Gives the permission back: the call failed before it reached Redis, for a reason of its own. */
     void released() {
-        breaker.releasePermission();
+        breaker.released();
     }
 
     boolean closed() {
-        return breaker.getState() == CircuitBreaker.State.CLOSED;
+        return breaker.state() == RedisBreaker.State.CLOSED;
     }
 
     /** Logs Redis being unavailable, once per 10 s: an outage at 10k decisions/s must not become 10k lines/s. */
@@ -97,14 +70,6 @@ final class LimitBreaker {
                     policy, why);
         } else {
             log.debug("limits '{}': limiter '{}' decides by policy {}: {}", namespace, limiter, policy, why);
-        }
-    }
-
-    private void noticeTransition() {
-        CircuitBreaker.State now = breaker.getState();
-        CircuitBreaker.State before = lastState.get();
-        if (now != before && lastState.compareAndSet(before, now)) {
-            log.warn("limits '{}': Redis breaker {} -> {}", namespace, before, now);
         }
     }
 }
