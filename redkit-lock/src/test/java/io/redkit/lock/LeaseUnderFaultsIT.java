@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,6 +92,37 @@ class LeaseUnderFaultsIT {
             }
         }
         assertThat(returnedNormally).as("ensureHeld() that returned after isValid() was false").isZero();
+    }
+
+    @Test
+    void leaseAcquiredSlowlyIsNeverValidAgainOnceItWasNot() throws Exception {
+        Redkit redkit = client(c -> c.commandTimeout(Duration.ofSeconds(2)));
+        Lock lock = locks(redkit, b -> b.ttl(LockConfig.MIN_WATCHDOG_TTL)).lock(unique("slow"));
+        ScheduledExecutorService faults = Executors.newSingleThreadScheduledExecutor();
+        try {
+            redis.pause();
+            // The acquire is answered 240 ms after it was sent: past a third of the TTL, inside the validity.
+            faults.schedule(redis::resume, 240, TimeUnit.MILLISECONDS);
+            Lease lease = lock.tryAcquire().orElseThrow();
+            boolean seenInvalid = false;
+            int revivals = 0;
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (System.nanoTime() < end) {
+                boolean valid = lease.isValid();
+                if (!valid) {
+                    seenInvalid = true;
+                } else if (seenInvalid) {
+                    revivals++;
+                }
+            }
+            assertThat(revivals).as("checks that found the lease valid again after it was not").isZero();
+            if (seenInvalid) {
+                assertThat(lease.lost().get(5, TimeUnit.SECONDS)).isNotNull();
+            }
+            lease.release();
+        } finally {
+            faults.shutdownNow();
+        }
     }
 
     @Test

@@ -90,9 +90,10 @@ final class DefaultLease implements Lease {
     void start() {
         // One timer per lease at a time: with the watchdog, the validity timer runs only while an extension is
         // in flight (the extension fires at ttl/3, long before validity ends). A short hold then costs one
-        // schedule and one cancel on the shared timer instead of two each (bench lock).
+        // schedule and one cancel on the shared timer instead of two each (bench lock). Counted from acquired-at,
+        // like the validity: an acquire that took long must not push the first extension past the validity.
         if (runtime.config().watchdog()) {
-            scheduleExtension(ttlNanos / 3);
+            scheduleExtension(acquiredAt + ttlNanos / 3 - now());
         } else {
             scheduleExpiry();
         }
@@ -147,7 +148,7 @@ final class DefaultLease implements Lease {
             s = state.get();
         }
         if (s instanceof Lost l) {
-            throw l.loss();
+            throw thrown(l);
         }
         throw new LockLostException(name, LossReason.RELEASED, null);
     }
@@ -207,14 +208,22 @@ final class DefaultLease implements Lease {
     @Override
     public void close() {
         if (release() == ReleaseResult.LOST) {
-            throw state.get() instanceof Lost l ? l.loss()
+            throw state.get() instanceof Lost l ? thrown(l)
                     : new LockLostException(name, LossReason.RELEASE_FOUND_LOST, null);
         }
     }
 
     /** The loss, if the lease is lost now; for {@code runLocked}, which must not wait for {@link #lost()}. */
     LockLostException lossOrNull() {
-        return state.get() instanceof Lost l ? l.loss() : null;
+        return state.get() instanceof Lost l ? thrown(l) : null;
+    }
+
+    /**
+     * A fresh exception per throw, the loss as its cause: the loss itself is shared by every thread that checks,
+     * and a caller adding suppressed exceptions to it would change what the others see.
+     */
+    private LockLostException thrown(Lost lost) {
+        return new LockLostException(name, lost.loss().reason(), lost.loss());
     }
 
     /** Replaces a held state with {@code next}; false when the lease was no longer held. */
@@ -314,14 +323,27 @@ final class DefaultLease implements Lease {
             if (failure != null) {
                 markLost(LossReason.EXTENSION_FAILED, unwrap(failure));
             } else if (extended == 1) {
-                // Validity runs from when the extension was sent: the server may have applied it at once.
-                if (flip(new Held(sentAt + validityNanos))) {
-                    scheduleExtension(sentAt + ttlNanos / 3 - now());
-                }
+                extended(sentAt);
             } else {
                 markLost(LossReason.EXTENSION_REFUSED, null);
             }
         }, runtime.watchdog().thread());
+    }
+
+    /*
+     * Validity runs from when the extension was sent: the server may have applied it at once. But a reply that
+     * comes after the validity ran out (the validity timer fires up to a tick late) must not bring the lease back:
+     * between the two, isValid() said false, and another holder may have taken the lock and let it go again.
+     */
+    private void extended(long sentAt) {
+        if (!(state.get() instanceof Held h)) {
+            return;
+        }
+        if (h.validUntil() - now() <= 0) {
+            markLost(LossReason.VALIDITY_EXPIRED, null);
+        } else if (state.compareAndSet(h, new Held(sentAt + validityNanos))) {
+            scheduleExtension(sentAt + ttlNanos / 3 - now());
+        }
     }
 
     private long now() {

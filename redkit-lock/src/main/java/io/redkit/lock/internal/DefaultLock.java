@@ -134,7 +134,7 @@ final class DefaultLock implements Lock {
                         Long.toString(config.fenceRetention().toMillis()));
                 long status = (Long) reply.get(0);
                 long value = (Long) reply.get(1);
-                return status == 1 ? new Attempt(newLease(owner, true, value, startedAt), 0) : new Attempt(null, value);
+                return status == 1 ? leased(owner, true, value, startedAt) : new Attempt(null, value);
             }
             long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, owner, ttl, wait);
             if (reply != 0) {
@@ -143,7 +143,7 @@ final class DefaultLock implements Lock {
             if (fencing.mode() == Fencing.Mode.EXTERNAL) {
                 return drawAndConfirm(owner, startedAt);
             }
-            return new Attempt(newLease(owner, false, 0, startedAt), 0);
+            return leased(owner, false, 0, startedAt);
         } catch (RedkitException e) {
             if (e.outcome() == Outcome.UNKNOWN) {
                 // The SET may have run: give back what may be ours instead of blocking others for a whole TTL.
@@ -166,8 +166,15 @@ final class DefaultLock implements Lock {
             giveBack(owner);
             throw e;
         }
-        if (runtime.commands().eval(LockScripts.CONFIRM, List.of(key), owner) == 1) {
-            return new Attempt(newLease(owner, true, token, startedAt), 0);
+        long confirmed;
+        try {
+            confirmed = runtime.commands().eval(LockScripts.CONFIRM, List.of(key), owner);
+        } catch (RedkitException e) {
+            giveBack(owner); // the SET ran: whatever the check did, the lock may be ours
+            throw e;
+        }
+        if (confirmed == 1) {
+            return leased(owner, true, token, startedAt);
         }
         return new Attempt(null, 0); // expired before the check: not acquired; a waiter tries again
     }
@@ -175,6 +182,20 @@ final class DefaultLock implements Lock {
     private void giveBack(String owner) {
         runtime.commands().evalAsync(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)), bytes(owner),
                 bytes(runtime.releaseChannel()));
+    }
+
+    /*
+     * A lease is valid from acquired-at (before the request left) for ttl − drift. An acquisition whose reply came
+     * after that is not one: handing out a lease already invalid would make isValid() false from its first
+     * call while Redis may still hold the key. Give it back and report busy.
+     */
+    private Attempt leased(String owner, boolean fenced, long token, long startedAt) {
+        long validity = config.ttl().toNanos() - config.clockDrift().toNanos();
+        if (startedAt + validity - runtime.clock().nanoTime() <= 0) {
+            giveBack(owner);
+            return new Attempt(null, 0);
+        }
+        return new Attempt(newLease(owner, fenced, token, startedAt), 0);
     }
 
     private DefaultLease newLease(String owner, boolean fenced, long token, long startedAt) {
