@@ -42,9 +42,19 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
     private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
     private final Set<String> unconfirmed = ConcurrentHashMap.newKeySet();
     private volatile StatefulRedisPubSubConnection<String, byte[]> connection;
-    private volatile boolean confirmed = true;
-    private volatile boolean reconnecting;
+    /** Changed on connection events only, under this object's lock; read without it. */
+    private volatile Link link = Link.UP;
     private volatile boolean closed;
+
+    /** Where the subscriber connection stands; messages are missed unless UP. */
+    private enum Link {
+        /** Connected, every subscription confirmed. */
+        UP,
+        /** Dropped; Lettuce reconnects. */
+        DOWN,
+        /** Reconnected; waiting for the server to confirm every subscription again. */
+        RESUBSCRIBING
+    }
 
     /** Creates the seam; {@code connector} opens the subscriber connection when first needed. */
     public DefaultRedisPubSub(Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector, Duration timeout) {
@@ -63,7 +73,14 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         List<Listener> forChannel = listeners.computeIfAbsent(channel, k -> new CopyOnWriteArrayList<>());
         forChannel.add(listener);
         // SUBSCRIBE is idempotent on the server, so a second listener of a channel may send it again safely.
-        await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture());
+        try {
+            await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture());
+        } catch (RuntimeException e) {
+            // Lettuce tracks a channel only once the server confirmed it: a listener left here would wait for a
+            // re-subscription that never comes, and hold the link RESUBSCRIBING for good.
+            unsubscribe(channel, listener);
+            throw e;
+        }
         return new Subscription() {
             private volatile boolean done;
 
@@ -94,7 +111,7 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
     @Override
     public boolean isConnected() {
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
-        return c != null && !closed && c.isOpen() && confirmed;
+        return c != null && !closed && c.isOpen() && link == Link.UP;
     }
 
     private void unsubscribe(String channel, Listener listener) {
@@ -103,8 +120,7 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
             return list.isEmpty() ? null : list;
         }) == null;
         if (last) {
-            unconfirmed.remove(channel);
-            confirmIfComplete();
+            subscribed(channel); // nothing to wait for any more on this channel
         }
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
         if (last && c != null && !closed && c.isOpen()) {
@@ -131,22 +147,18 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
 
                     @Override
                     public void subscribed(String channel, long count) {
-                        unconfirmed.remove(channel);
-                        confirmIfComplete();
+                        DefaultRedisPubSub.this.subscribed(channel);
                     }
                 });
                 opened.addListener(new RedisConnectionStateListener() {
                     @Override
                     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-                        confirmed = false;
+                        dropped();
                     }
 
                     @Override
                     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-                        // Lettuce sends SUBSCRIBE for every channel now; the replies come in later turns.
-                        unconfirmed.addAll(listeners.keySet());
-                        reconnecting = true;
-                        confirmIfComplete();
+                        reconnected();
                     }
                 });
                 connection = opened;
@@ -155,16 +167,37 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         }
     }
 
-    /** Once every channel is confirmed after a reconnect: connected again, and the reconnect actions run. */
-    private synchronized void confirmIfComplete() {
-        if (!unconfirmed.isEmpty() || confirmed) {
+    private synchronized void dropped() {
+        link = Link.DOWN;
+        unconfirmed.clear();
+    }
+
+    /** Lettuce sends SUBSCRIBE for every channel it tracks now; the replies come in later turns of the loop. */
+    private synchronized void reconnected() {
+        if (link != Link.DOWN) {
             return;
         }
-        confirmed = true;
-        if (reconnecting) {
-            reconnecting = false;
-            reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
+        link = Link.RESUBSCRIBING;
+        unconfirmed.addAll(listeners.keySet());
+        completeIfConfirmed();
+    }
+
+    private synchronized void subscribed(String channel) {
+        unconfirmed.remove(channel);
+        completeIfConfirmed();
+    }
+
+    /*
+     * Once every channel is confirmed after a reconnect, the reconnect actions run, and only then is the link UP:
+     * a listener that resynchronises (a near cache's flush) does so while isConnected() still says messages may
+     * have been missed, so nothing is served from before the gap.
+     */
+    private void completeIfConfirmed() {
+        if (link != Link.RESUBSCRIBING || !unconfirmed.isEmpty()) {
+            return;
         }
+        reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
+        link = Link.UP;
     }
 
     private void deliver(String channel, byte[] message) {

@@ -58,7 +58,10 @@ final class ReleaseSignals implements AutoCloseable {
                 return false;
             }
             try {
-                reconnectHook = pubSub.onReconnect(this::wakeAll);
+                // Once, not per attempt: every retry during an outage used to add another hook.
+                if (reconnectHook == null) {
+                    reconnectHook = pubSub.onReconnect(this::wakeAll);
+                }
                 subscription = pubSub.subscribe(channel, (ch, message) ->
                         wake(new String(message, StandardCharsets.UTF_8)));
                 return true;

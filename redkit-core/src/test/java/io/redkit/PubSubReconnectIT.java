@@ -1,0 +1,79 @@
+package io.redkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.testing.RedisServerExtension;
+
+/**
+ * The subscriber connection's view of itself across a drop: it says connected only once every subscription is
+ * confirmed again, and the reconnect actions run exactly then, whatever was subscribed or closed meanwhile.
+ */
+class PubSubReconnectIT {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = RedisServerExtension.standalone();
+
+    @Test
+    void closingASubscriptionWhileDisconnectedStillRunsTheReconnectActions() {
+        try (Redkit redkit = Redkit.connect(redis.url())) {
+            RedisPubSub pubSub = redkit.pubSub();
+            List<String> received = new CopyOnWriteArrayList<>();
+            AtomicInteger reconnects = new AtomicInteger();
+            pubSub.subscribe("kept", (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
+            RedisPubSub.Subscription dropped = pubSub.subscribe("dropped", (ch, m) -> { });
+            pubSub.onReconnect(reconnects::incrementAndGet);
+
+            redis.kill();
+            await().atMost(Duration.ofSeconds(5)).until(() -> !pubSub.isConnected());
+            dropped.close();
+            redis.restart();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1 && pubSub.isConnected());
+            redis.command("PUBLISH", "kept", "after");
+            await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("after"));
+        }
+    }
+
+    @Test
+    void subscribeThatFailsWhileDisconnectedLeavesNothingBehind() {
+        try (Redkit redkit = Redkit.connect(redis.url())) {
+            RedisPubSub pubSub = redkit.pubSub();
+            AtomicInteger reconnects = new AtomicInteger();
+            pubSub.subscribe("existing", (ch, m) -> { });
+            pubSub.onReconnect(reconnects::incrementAndGet);
+
+            redis.kill();
+            await().atMost(Duration.ofSeconds(5)).until(() -> !pubSub.isConnected());
+            assertThatThrownBy(() -> pubSub.subscribe("during-outage", (ch, m) -> { }))
+                    .isInstanceOf(RedkitException.class);
+            redis.restart();
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1 && pubSub.isConnected());
+        }
+    }
+
+    @Test
+    void reconnectActionsRunBeforeTheLinkSaysConnected() {
+        try (Redkit redkit = Redkit.connect(redis.url())) {
+            RedisPubSub pubSub = redkit.pubSub();
+            pubSub.subscribe("any", (ch, m) -> { });
+            List<Boolean> connectedDuringAction = new CopyOnWriteArrayList<>();
+            pubSub.onReconnect(() -> connectedDuringAction.add(pubSub.isConnected()));
+
+            redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+            await().atMost(Duration.ofSeconds(10)).until(() -> !connectedDuringAction.isEmpty() && pubSub.isConnected());
+            assertThat(connectedDuringAction).containsExactly(false);
+        }
+    }
+}
