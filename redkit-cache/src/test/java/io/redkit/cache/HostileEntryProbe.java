@@ -33,8 +33,31 @@ public final class HostileEntryProbe {
             new Random(1).nextBytes(garbage);
             redkit.commands().set(schema.key("garbage"), deflatedEnvelope(garbage), Duration.ofMinutes(1));
             redkit.commands().set(schema.key("bomb"), deflatedEnvelope(bomb(900 << 20)), Duration.ofMinutes(1));
-            String answers = cache.get("garbage").orElseThrow() + " " + cache.get("bomb").orElseThrow();
+            String answers = cache.get("garbage").orElseThrow() + " " + readersAtOnce(cache, "bomb", 8);
             System.out.println("OK " + answers);
+        }
+    }
+
+    /** {@code readers} threads read {@code id} at the same moment; their answers, when they all agree. */
+    private static String readersAtOnce(CacheAside<String, String> cache, String id, int readers) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(readers);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        try {
+            java.util.List<java.util.concurrent.Future<String>> reads = new java.util.ArrayList<>();
+            for (int i = 0; i < readers; i++) {
+                reads.add(pool.submit(() -> {
+                    go.await();
+                    return cache.get(id).orElseThrow();
+                }));
+            }
+            go.countDown();
+            java.util.Set<String> answers = new java.util.TreeSet<>();
+            for (java.util.concurrent.Future<String> read : reads) {
+                answers.add(read.get());
+            }
+            return String.join(",", answers);
+        } finally {
+            pool.shutdownNow();
         }
     }
 

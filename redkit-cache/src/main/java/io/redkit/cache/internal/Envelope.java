@@ -128,31 +128,56 @@ public final class Envelope {
     }
 
     /*
-     * Grows the output a chunk at a time and never past MAX_PAYLOAD: the old code allocated four times the input
-     * up front, so a hostile 40 MB "deflated" entry asked for 160 MB before inflating a byte.
+     * Two passes: the first inflates into a small scratch buffer only to count, and stops at MAX_PAYLOAD; the
+     * second inflates into an array of exactly that size. A hostile entry then costs a scratch buffer, never a
+     * large array: the old code allocated four times the input up front (a 40 MB entry asked for 160 MB), and
+     * even a capped growing buffer let a few concurrent readers of one small deflate bomb run a heap dry.
      */
     private static byte[] inflate(byte[] input) {
+        long size = inflatedSize(input);
+        if (size < 0) {
+            return null;
+        }
         Inflater inflater = new Inflater();
         try {
             inflater.setInput(input);
-            byte[] out = new byte[Math.min(MAX_PAYLOAD, Math.max(CHUNK, Math.min(input.length, CHUNK) * 4))];
-            int size = 0;
-            while (!inflater.finished()) {
-                if (size == out.length) {
-                    if (out.length == MAX_PAYLOAD) {
-                        return null;
-                    }
-                    out = Arrays.copyOf(out, (int) Math.min(MAX_PAYLOAD, (long) out.length * 2));
-                }
-                int n = inflater.inflate(out, size, out.length - size);
+            byte[] out = new byte[(int) size];
+            int done = 0;
+            while (done < out.length) {
+                int n = inflater.inflate(out, done, out.length - done);
                 if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
                     return null;
                 }
-                size += n;
+                done += n;
             }
-            return size == out.length ? out : Arrays.copyOf(out, size);
+            return out;
         } catch (DataFormatException e) {
             return null;
+        } finally {
+            inflater.end();
+        }
+    }
+
+    /** The inflated size of a complete deflate stream, or -1 when it is corrupt or above {@link #MAX_PAYLOAD}. */
+    private static long inflatedSize(byte[] input) {
+        Inflater inflater = new Inflater();
+        try {
+            inflater.setInput(input);
+            byte[] scratch = new byte[CHUNK];
+            long size = 0;
+            while (!inflater.finished()) {
+                int n = inflater.inflate(scratch);
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    return -1;
+                }
+                size += n;
+                if (size > MAX_PAYLOAD) {
+                    return -1;
+                }
+            }
+            return size;
+        } catch (DataFormatException e) {
+            return -1;
         } finally {
             inflater.end();
         }
