@@ -190,9 +190,13 @@ public final class RedisBreaker implements AutoCloseable {
                 answered = 0;
                 scheduleProbe();
             } else if (++answered >= probesToClose) {
-                breaker.transitionToClosedState();
                 answered = 0;
+                // Probing ends before the breaker closes: a failure that reopens it right after must find no
+                // probe running, or it would start none and the breaker would stay open for good.
                 probing.set(false);
+                if (breaker.getState() == CircuitBreaker.State.OPEN) {
+                    breaker.transitionToClosedState();
+                }
             } else {
                 scheduleProbe();
             }

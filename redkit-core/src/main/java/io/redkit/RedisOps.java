@@ -153,6 +153,12 @@ public interface RedisOps extends RedisReads {
     /** PUBLISH: how many subscribers received it (on Cluster, those on the receiving node). */
     long publish(String channel, byte[] message);
 
+    /**
+     * PUBLISH without blocking. Messages published from one thread, or under one lock, leave in that order: they
+     * share this seam's connection, which keeps the order they were sent in.
+     */
+    CompletableFuture<Long> publishAsync(String channel, byte[] message);
+
     /** Runs a declared script by SHA; on NOSCRIPT sends it with EVAL once and carries on. */
     <T> T eval(RedisScript<T> script, List<String> keys, byte[]... args);
 

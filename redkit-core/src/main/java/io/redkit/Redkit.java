@@ -27,6 +27,7 @@ import io.redkit.internal.FlushConsolidation;
 import io.redkit.internal.LettuceConnector;
 import io.redkit.internal.Lifecycle;
 import io.redkit.internal.RedkitMetrics;
+import io.redkit.internal.ReplicaReads;
 import io.redkit.internal.WheelTimer;
 
 /**
@@ -52,8 +53,7 @@ public final class Redkit implements AutoCloseable {
     private final DefaultRedisPubSub pubSub;
     private final CommandExecutor requestExecutor;
     private final Object replicaLock = new Object();
-    private volatile StatefulConnection<String, byte[]> replicaConnection;
-    private volatile RedisReads replicaReads;
+    private volatile ReplicaReads replicaReads;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /*
@@ -140,15 +140,14 @@ public final class Redkit implements AutoCloseable {
     /**
      * The read commands of the request profile, from the master ({@link ReadFrom#MASTER}: the same as
      * {@link #commands()}) or from replicas when one is up ({@link ReadFrom#REPLICA_PREFERRED}, on its own
-     * connection, opened on first use). For caches only: a replica may return what the master already deleted.
-     *
-     * @throws RedisUnavailableException when the replica-reading connection cannot be opened
+     * connection, opened on first use; when it cannot be opened yet, reads fail at once as not executed and it is
+     * tried again in the background). For caches only: a replica may return what the master already deleted.
      */
     public RedisReads reads(ReadFrom readFrom) {
         if (Objects.requireNonNull(readFrom, "readFrom") == ReadFrom.MASTER || config.topology() == Topology.STANDALONE) {
             return requestOps;
         }
-        RedisReads reads = replicaReads;
+        ReplicaReads reads = replicaReads;
         if (reads != null) {
             return reads;
         }
@@ -158,16 +157,15 @@ public final class Redkit implements AutoCloseable {
                     throw new RedisUnavailableException("redkit '" + config.name() + "' is closed; not executed",
                             Outcome.NOT_EXECUTED, null);
                 }
-                StatefulConnection<String, byte[]> connection;
-                try {
-                    connection = connector.connectReplicaReads();
-                } catch (RuntimeException e) {
-                    throw ExceptionTranslator.translate("connect replica reads to " + config.maskedUrl(), e,
-                            config.connectTimeout());
-                }
-                replicaConnection = connection;
-                replicaReads = new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(connection),
-                        config.requestProfile(), requestExecutor.metrics(), timer.netty(), lifecycle, () -> { }));
+                replicaReads = new ReplicaReads(() -> {
+                    try {
+                        return connector.connectReplicaReads();
+                    } catch (RuntimeException e) {
+                        throw ExceptionTranslator.translate("connect replica reads to " + config.maskedUrl(), e,
+                                config.connectTimeout());
+                    }
+                }, connection -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(connection),
+                        config.requestProfile(), requestExecutor.metrics(), timer.netty(), lifecycle, () -> { })));
             }
             return replicaReads;
         }
@@ -245,8 +243,8 @@ public final class Redkit implements AutoCloseable {
         pool.close();
         pubSub.close();
         synchronized (replicaLock) {
-            if (replicaConnection != null) {
-                replicaConnection.close();
+            if (replicaReads != null) {
+                replicaReads.close();
             }
         }
         shared.close();

@@ -142,9 +142,13 @@ public final class RedisCache {
             return this;
         }
 
-        /** The fill lease TTL (10 ms - 5 min). */
+        /**
+         * The fill lease TTL (100 ms - 5 min); it is kept alive while the loader runs, for at most twelve of its
+         * lifetimes. Below 100 ms the first extension, due at a third of it, would wait for a 10 ms timer tick past
+         * the lease's end.
+         */
         public Builder<K, V> fillLease(Duration value) {
-            this.fillLease = within("fillLease", value, Duration.ofMillis(10), Duration.ofMinutes(5));
+            this.fillLease = within("fillLease", value, Duration.ofMillis(100), Duration.ofMinutes(5));
             return this;
         }
 

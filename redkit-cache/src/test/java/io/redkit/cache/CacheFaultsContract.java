@@ -58,6 +58,29 @@ abstract class CacheFaultsContract extends CacheFixture {
     }
 
     @Test
+    void hungLoaderKeepsItsLeaseForAtMostTwelveLifetimes() throws Exception {
+        Redkit redkit = redkit();
+        CountDownLatch release = new CountDownLatch(1);
+        CacheAside<String, String> cache = cache(redkit, b -> b.fillLease(Duration.ofMillis(200))
+                .fillWait(Duration.ofMillis(100)).loader(id -> {
+                    release.await();
+                    return Optional.of("late");
+                }));
+        CompletableFuture<Optional<String>> hung = CompletableFuture.supplyAsync(() -> cache.get("h"));
+        String lease = entryKey("h") + ":fill";
+        await().atMost(Duration.ofSeconds(5)).until(() -> redkit.commands().exists(lease) == 1);
+        long taken = System.nanoTime();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> redkit.commands().exists(lease) == 0);
+        long heldMillis = (System.nanoTime() - taken) / 1_000_000;
+        System.out.printf("[figures] %s a hung loader's 200 ms lease was kept alive for %d ms%n",
+                getClass().getSimpleName(), heldMillis);
+        assertThat(heldMillis).as("kept alive past one lifetime, then let go").isBetween(1_000L, 4_000L);
+        release.countDown();
+        assertThat(hung.get(5, TimeUnit.SECONDS)).contains("late");
+    }
+
+    @Test
     void invalidationStillRefusesASlowLoadThatBeganBeforeIt() throws Exception {
         Redkit redkit = redkit();
         CountDownLatch loading = new CountDownLatch(1);
@@ -272,6 +295,37 @@ abstract class CacheFaultsContract extends CacheFixture {
         // The peer's message 2 went out while this instance was away; its message 3 shows the gap.
         redkit.commands().publish(channel, "1 peer 3\nunrelated".getBytes(StandardCharsets.UTF_8));
         await().atMost(Duration.ofSeconds(5)).until(() -> inner.nearCacheFlushes() == flushes + 2);
+    }
+
+    @Test
+    void concurrentInvalidationsFromOneInstanceCauseNoGapFlushesElsewhere() throws Exception {
+        CacheAside<String, String> a = cache(redkit(), b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> b = cache(redkit(), c -> c.nearCache(1000, Duration.ofMinutes(5)));
+        DefaultCacheAside<String, String> watcher = (DefaultCacheAside<String, String>) a;
+        source.rows.put("seen", "v");
+        source.rows.put("last", "v");
+        assertThat(a.get("seen")).contains("v");
+        assertThat(a.get("last")).contains("v");
+        long flushesBefore = watcher.nearCacheFlushes();
+
+        concurrently(8, i -> {
+            for (int n = 0; n < 200; n++) {
+                b.invalidate("k" + i + "-" + n);
+            }
+            return null;
+        });
+        b.invalidate("last");
+        // Messages arrive in order: once "last" left a's near cache, every invalidation before it was handled.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            long hits = a.stats().nearHits();
+            a.get("last");
+            return a.stats().nearHits() == hits;
+        });
+        assertThat(watcher.nearCacheFlushes() - flushesBefore).as("flushes caused by 1601 invalidations")
+                .isZero();
+        long hits = a.stats().nearHits();
+        assertThat(a.get("seen")).contains("v");
+        assertThat(a.stats().nearHits()).as("an untouched entry is still near").isEqualTo(hits + 1);
     }
 
     @Test

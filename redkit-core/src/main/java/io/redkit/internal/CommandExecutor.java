@@ -85,7 +85,7 @@ public final class CommandExecutor {
                     failure = e;
                 }
                 worst = worse(worst, failure);
-                if (!shouldRetry(failure, idempotency, attempt)) {
+                if (!shouldRetry(worst, idempotency, attempt)) {
                     metrics.failure(profile.name(), worst);
                     throw worst;
                 }

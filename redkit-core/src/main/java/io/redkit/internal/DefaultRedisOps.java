@@ -341,6 +341,13 @@ public final class DefaultRedisOps implements RedisOps {
     }
 
     @Override
+    public CompletableFuture<Long> publishAsync(String channel, byte[] message) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(message, "message");
+        return executor.executeAsync("PUBLISH", Idempotency.NON_IDEMPOTENT, c -> c.publish(channel, message));
+    }
+
+    @Override
     public <T> T eval(RedisScript<T> script, List<String> keys, byte[]... args) {
         String[] keyArray = keyArray(keys);
         ScriptOutputType type = outputType(script.result());

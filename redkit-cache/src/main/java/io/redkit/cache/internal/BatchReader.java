@@ -24,17 +24,20 @@ final class BatchReader<K, V> {
     private final Filler<K, V> filler;
     private final SingleFlight<V> flights;
     private final NearCache<V> near;
+    private final boolean nearKeepsReads;
     private final Refresher<K> refresher;
     private final CacheMetrics metrics;
 
     BatchReader(Function<K, String> entryKey, GuardedRedis redis, EntryCodec<V> entries, Filler<K, V> filler,
-            SingleFlight<V> flights, NearCache<V> near, Refresher<K> refresher, CacheMetrics metrics) {
+            SingleFlight<V> flights, NearCache<V> near, boolean nearKeepsReads, Refresher<K> refresher,
+            CacheMetrics metrics) {
         this.entryKey = entryKey;
         this.redis = redis;
         this.entries = entries;
         this.filler = filler;
         this.flights = flights;
         this.near = near;
+        this.nearKeepsReads = nearKeepsReads;
         this.refresher = refresher;
         this.metrics = metrics;
     }
@@ -102,7 +105,9 @@ final class BatchReader<K, V> {
             }
             metrics.hit();
             answers.put(key, lookup.answer());
-            near.put(key, lookup.answer(), epoch);
+            if (nearKeepsReads) {
+                near.put(key, lookup.answer(), epoch);
+            }
             if (lookup.refreshEarly()) {
                 refresher.refreshLater(byEntry.get(key), key);
             }

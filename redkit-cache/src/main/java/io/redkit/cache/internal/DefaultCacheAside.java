@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 
 import io.redkit.RedisBreaker;
 import io.redkit.RedisCommandException;
+import io.redkit.ReadFrom;
 import io.redkit.RedisReads;
 import io.redkit.RedkitException;
 import io.redkit.Redkit;
@@ -47,6 +48,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     private final Filler<K, V> filler;
     private final SingleFlight<V> flights;
     private final NearCache<V> near;
+    private final boolean nearKeepsReads;
     private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
     private final Executor refreshExecutor;
     private final ExecutorService ownExecutor;
@@ -71,6 +73,9 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
                 ? new PubSubNearCache<>(redkit, "redkit.cache.invalidations:" + config.keySchema().namespace(),
                         config.nearCacheSize(), config.nearCacheTtl())
                 : NearCache.none();
+        // A replica may answer with what the master deleted after the near cache's mark was taken; kept near, it
+        // would outlive the replication lag by the near TTL. Only master answers (reads or fills) are kept.
+        this.nearKeepsReads = config.readFrom() == ReadFrom.MASTER;
         if (config.refreshExecutor() != null) {
             this.ownExecutor = null;
             this.refreshExecutor = config.refreshExecutor();
@@ -80,7 +85,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         }
         this.invalidator = new Invalidator(redkit.commands(), redkit.background(), config.keySchema(),
                 filler::lease, redis);
-        this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, this, metrics);
+        this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, nearKeepsReads, this,
+                metrics);
     }
 
     @Override
@@ -116,7 +122,9 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             if (lookup.refreshEarly()) {
                 refreshLater(key, entryKey);
             }
-            near.put(entryKey, lookup.answer(), epoch);
+            if (nearKeepsReads) {
+                near.put(entryKey, lookup.answer(), epoch);
+            }
             return lookup.answer();
         }
         metrics.miss();

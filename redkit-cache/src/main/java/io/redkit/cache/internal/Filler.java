@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -54,6 +55,8 @@ final class Filler<K, V> {
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long ACQUIRED = 2;
+    /** How many lease lifetimes a running load keeps its lease alive at most. */
+    static final int KEEP_ALIVE_LEASES = 12;
     private static final long FOUND = 1;
 
     /**
@@ -351,14 +354,18 @@ final class Filler<K, V> {
     }
 
     /**
-     * Extends the fill leases of a load in progress every third of the lease TTL, on the client's timer, until
-     * the load ends. An extension that finds its lease gone (invalidated) stops for that lease: the write-back
-     * will be refused, as it must.
+     * Extends the fill leases of a load in progress every third of the lease TTL until the load ends, for at most
+     * {@link #KEEP_ALIVE_LEASES} lease lifetimes (a minute at the default 5 s lease): a loader that hangs must not
+     * hold the key's fill for ever, after that the lease expires and another instance may fill. An extension that
+     * finds its lease gone (invalidated) stops for that lease: the write-back will be refused, as it must. The
+     * client's timer only triggers it; the scripts are sent from the common pool, since a batch may hold many leases
+     * and the timer thread also runs the lock watchdogs and command deadlines.
      */
     private final class LeaseKeeper implements AutoCloseable {
 
         private final Map<String, byte[]> leases;
         private final long everyNanos = leaseTtl.toNanos() / 3;
+        private int extensionsLeft = KEEP_ALIVE_LEASES * 3;
         private volatile RedkitTimer.Scheduled next;
         private volatile boolean done;
 
@@ -370,14 +377,17 @@ final class Filler<K, V> {
         }
 
         private void schedule() {
+            if (extensionsLeft-- <= 0) {
+                return;
+            }
             try {
-                next = timer.schedule(this::extend, everyNanos);
+                next = timer.schedule(() -> ForkJoinPool.commonPool().execute(this::extend), everyNanos);
             } catch (java.util.concurrent.RejectedExecutionException stopped) {
                 // The client is closing: the leases run out by themselves.
             }
         }
 
-        /** Runs on the timer thread: it only sends, so it never blocks it. */
+        /** Runs on the common pool; it only sends. */
         private void extend() {
             if (done) {
                 return;

@@ -90,7 +90,12 @@ final class GuardedRedis implements AutoCloseable {
                 return v;
             }
             Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            failed(key, start, cause);
+            if (cause instanceof RedisCommandException) {
+                breaker.succeeded(System.nanoTime() - start); // Redis answered: not an outage
+                countFailure(cause);
+            } else {
+                failed(key, start, cause);
+            }
             throw SKIPPED;
         });
     }

@@ -116,13 +116,23 @@ final class PubSubNearCache<V> implements NearCache<V> {
         return flushes.get();
     }
 
+    /*
+     * The number is taken and the message handed to the connection under one lock, so messages leave in the order
+     * of their numbers: two invalidating threads publishing out of order made every other instance see a gap and
+     * flush everything. The send is asynchronous, so the lock is held for a hand-over, not a round trip.
+     */
     private void publish(String body) {
-        long seq = sequence.incrementAndGet();
-        byte[] message = ("1 " + publisher + " " + seq + "\n" + body).getBytes(StandardCharsets.UTF_8);
-        try {
-            publishOps.publish(channel, message);
-        } catch (RedkitException e) {
-            log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
+        synchronized (sequence) {
+            long seq = sequence.incrementAndGet();
+            byte[] message = ("1 " + publisher + " " + seq + "\n" + body).getBytes(StandardCharsets.UTF_8);
+            try {
+                publishOps.publishAsync(channel, message).exceptionally(e -> {
+                    log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
+                    return null;
+                });
+            } catch (RedkitException e) {
+                log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
+            }
         }
     }
 
