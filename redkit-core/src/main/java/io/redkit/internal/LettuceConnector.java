@@ -25,6 +25,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
@@ -140,6 +141,7 @@ public final class LettuceConnector {
             clusterConnections.removeIf(c -> !c.isOpen());
             clusterConnections.add(connection);
             awaitWarm(connection);
+            awaitReadersWarm(connection);
             return connection;
         }
         if (config.topology() == Topology.SENTINEL) {
@@ -180,6 +182,46 @@ public final class LettuceConnector {
                 // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
             }
         }
+    }
+
+    /*
+     * A read connection to a replica is opened on the first read routed to it, and like a master's (lettuce#3747)
+     * that first read is rejected while it opens; getConnectionAsync(host, port) opens write connections only. So
+     * one read per master's shard is sent, and sent again until it is answered or the connect timeout has passed.
+     */
+    private void awaitReadersWarm(StatefulRedisClusterConnection<String, byte[]> connection) {
+        long deadline = System.nanoTime() + config.connectTimeout().toNanos();
+        for (String key : oneKeyPerMaster(connection)) {
+            while (System.nanoTime() < deadline) {
+                try {
+                    connection.async().get(key).get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                } catch (ExecutionException | TimeoutException e) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+                }
+            }
+        }
+    }
+
+    private static List<String> oneKeyPerMaster(StatefulRedisClusterConnection<String, byte[]> connection) {
+        Set<String> masters = new java.util.HashSet<>();
+        for (RedisClusterNode node : connection.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.getSlots().isEmpty()) {
+                masters.add(node.getNodeId());
+            }
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; !masters.isEmpty() && i < 100_000; i++) {
+            String key = "redkit:warm:" + i;
+            RedisClusterNode owner = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+            if (owner != null && masters.remove(owner.getNodeId())) {
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     private static List<CompletableFuture<?>> warm(StatefulRedisClusterConnection<String, byte[]> connection) {
