@@ -16,6 +16,7 @@ final class WorkerControl {
     private volatile long deadlineNanos;
     private Thread thread;
     private boolean inHandler;
+    private boolean interruptSent;
     final AtomicLong acknowledged = new AtomicLong();
     final AtomicLong interrupted = new AtomicLong();
     final AtomicLong handedBack = new AtomicLong();
@@ -51,15 +52,14 @@ final class WorkerControl {
     synchronized void abort() {
         aborted = true;
         stopping = true;
-        if (inHandler && thread != null) {
-            thread.interrupt();
-        }
+        interruptHandler();
         notifyAll();
     }
 
     /** Interrupts the handler if one is running (after a graceful stop's deadline). */
     synchronized void interruptHandler() {
         if (inHandler && thread != null) {
+            interruptSent = true;
             thread.interrupt();
         }
     }
@@ -68,10 +68,16 @@ final class WorkerControl {
         inHandler = true;
     }
 
-    /** Leaves the handler; returns whether it was interrupted, and clears the flag so Redis calls are not cut. */
+    /**
+     * Leaves the handler; returns whether this control interrupted it (the handler may have consumed the flag by
+     * throwing InterruptedException), and clears the flag so that the Redis calls after it are not cut off.
+     */
     synchronized boolean exitHandler() {
         inHandler = false;
-        return Thread.interrupted();
+        boolean sent = interruptSent;
+        interruptSent = false;
+        Thread.interrupted();
+        return sent;
     }
 
     /** Waits up to {@code nanos}, or until a stop. */
