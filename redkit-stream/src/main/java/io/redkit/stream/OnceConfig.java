@@ -1,7 +1,6 @@
 package io.redkit.stream;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.redkit.ReadFrom;
 import io.redkit.Validate;
@@ -94,10 +93,7 @@ public final class OnceConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: idempotency markers read and"
-                        + " write the master only; a replica may miss a marker just written");
-            }
+            MasterOnly.require("idempotency markers", value, "a replica may miss a marker just written");
             return this;
         }
 

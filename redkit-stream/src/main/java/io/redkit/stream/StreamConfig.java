@@ -1,7 +1,6 @@
 package io.redkit.stream;
 
 import java.time.Duration;
-import java.util.Objects;
 
 import io.redkit.ReadFrom;
 import io.redkit.Validate;
@@ -252,10 +251,7 @@ public final class StreamConfig {
 
         /** Keep about the newest {@code value} entries (at least 1); replaces {@link #maxAge}. */
         public Builder maxLength(long value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("maxLength must be at least 1, was " + value);
-            }
-            this.maxLength = value;
+            this.maxLength = atLeastOne("maxLength", value);
             this.maxAge = null;
             return this;
         }
@@ -269,19 +265,13 @@ public final class StreamConfig {
 
         /** Keep about the newest {@code value} dead letters (at least 1). */
         public Builder deadLetterMaxLength(long value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("deadLetterMaxLength must be at least 1, was " + value);
-            }
-            this.deadLetterMaxLength = value;
+            this.deadLetterMaxLength = atLeastOne("deadLetterMaxLength", value);
             return this;
         }
 
         /** Deliveries before dead-lettering: 1-1000. */
         public Builder maxDeliveries(int value) {
-            if (value < 1 || value > 1000) {
-                throw new IllegalArgumentException("maxDeliveries must be 1-1000, was " + value);
-            }
-            this.maxDeliveries = value;
+            this.maxDeliveries = within("maxDeliveries", value, 1, 1000);
             return this;
         }
 
@@ -305,10 +295,7 @@ public final class StreamConfig {
 
         /** The most entries one read takes: 1-10000. */
         public Builder batchSize(int value) {
-            if (value < 1 || value > 10_000) {
-                throw new IllegalArgumentException("batchSize must be 1-10000, was " + value);
-            }
-            this.batchSize = value;
+            this.batchSize = within("batchSize", value, 1, 10_000);
             return this;
         }
 
@@ -326,10 +313,7 @@ public final class StreamConfig {
 
         /** Workers per {@link StreamQueue#start}: 1 to {@value #MAX_WORKERS}; each holds a dedicated connection. */
         public Builder workers(int value) {
-            if (value < 1 || value > MAX_WORKERS) {
-                throw new IllegalArgumentException("workers must be 1-" + MAX_WORKERS + ", was " + value);
-            }
-            this.workers = value;
+            this.workers = within("workers", value, 1, MAX_WORKERS);
             return this;
         }
 
@@ -383,11 +367,22 @@ public final class StreamConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            if (Objects.requireNonNull(value, "readFrom") != ReadFrom.MASTER) {
-                throw new IllegalArgumentException("readFrom " + value + " refused: streams read and write the"
-                        + " master only; a replica may hand out a message the master already acknowledged");
-            }
+            MasterOnly.require("streams", value, "a replica may hand out a message the master already acknowledged");
             return this;
+        }
+
+        private static int within(String field, int value, int min, int max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(field + " must be " + min + "-" + max + ", was " + value);
+            }
+            return value;
+        }
+
+        private static long atLeastOne(String field, long value) {
+            if (value < 1) {
+                throw new IllegalArgumentException(field + " must be at least 1, was " + value);
+            }
+            return value;
         }
 
         /** Checks the values against each other and builds the configuration. */

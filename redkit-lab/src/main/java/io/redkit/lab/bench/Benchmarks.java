@@ -6,6 +6,7 @@ import java.util.Optional;
 import io.redkit.lab.bench.cache.CacheBenchmark;
 import io.redkit.lab.bench.client.ClientBenchmark;
 import io.redkit.lab.bench.lock.LockBenchmark;
+import io.redkit.lab.bench.stream.StreamBenchmark;
 
 /** The registry of benchmarks: {@code bench NAME} looks them up here and {@code bench all} runs them in order. */
 public final class Benchmarks {
@@ -15,7 +16,7 @@ public final class Benchmarks {
 
     /** Every registered benchmark; a new one (lock, cache, …) is one more entry. */
     public static List<Benchmark> all() {
-        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark());
+        return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark(), new StreamBenchmark());
     }
 
     /** The benchmark called {@code name}. */
