@@ -19,8 +19,9 @@ import io.redkit.lab.LabMain;
 
 /**
  * {@code bench stream} at the smoke preset, one producer: every contender moves messages end to end without an
- * error, the ratios the issue aims at are printed, and the end-to-end table counts every message of its steady
- * run. The throughput figures of so short a run mean nothing and are not checked.
+ * error, the ratios the issue aims at are printed, every consumer drains the backlog of the drain table, and the
+ * end-to-end table counts every message of its steady run. The throughput figures of so short a run mean nothing
+ * and are not checked.
  */
 class BenchStreamIT {
 
@@ -48,6 +49,13 @@ class BenchStreamIT {
         assertThat(json.path("ratios").path("redkit/spring@1").isNumber()).isTrue();
         assertThat(json.path("ratios").path("redkit/lettuce-raw@1").isNumber()).isTrue();
         assertThat(json.path("aims").findValuesAsText("ratio")).contains("redkit/spring@1", "redkit/lettuce-raw@1");
+        JsonNode drain = json.path("drain");
+        assertThat(drain.path("messages").asInt()).isPositive();
+        for (String impl : IMPLS) {
+            assertThat(drain.path("msg_per_s").path(impl).asDouble()).as(impl).isPositive();
+        }
+        assertThat(drain.path("ratios").path("redkit/spring").isNumber()).isTrue();
+        assertThat(drain.path("ratios").path("redkit/lettuce-raw").isNumber()).isTrue();
         JsonNode endToEnd = json.path("end_to_end");
         assertThat(endToEnd.path("rate_per_s").asInt()).isPositive();
         for (String impl : IMPLS) {
@@ -55,8 +63,8 @@ class BenchStreamIT {
             assertThat(figures.path("handled").asLong()).as(impl).isEqualTo(endToEnd.path("messages").asLong());
             assertThat(figures.path("p99_us").asDouble()).as(impl).isPositive();
         }
-        System.out.printf("[figures] BenchStreamIT smoke (shared machine, 1 round of 300 ms): %s; ratios %s%n",
-                json.path("rows").findValuesAsText("ops_per_s"), json.path("ratios"));
-        assertThat(Files.readString(out.resolve("stream.md"))).contains("end-to-end latency");
+        System.out.printf("[figures] BenchStreamIT smoke (shared machine, 1 round of 300 ms): %s; ratios %s; drain"
+                + " %s%n", json.path("rows").findValuesAsText("ops_per_s"), json.path("ratios"), drain);
+        assertThat(Files.readString(out.resolve("stream.md"))).contains("drain:", "end-to-end latency");
     }
 }

@@ -33,6 +33,7 @@ final class LettuceRawContender extends StreamContender {
     }
 
     @Override
+    @SuppressWarnings("unchecked") // Lettuce's xreadgroup takes its stream offsets as generic varargs
     void start(BenchEnv env) {
         createGroup(env, key);
         client = RedisClient.create(RedisURI.create(env.url()));

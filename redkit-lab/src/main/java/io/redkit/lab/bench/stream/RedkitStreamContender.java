@@ -37,9 +37,10 @@ final class RedkitStreamContender extends StreamContender {
         track(queue.publishAsync(event));
     }
 
+    /** The queue's key, known before it exists: the stream namespace and the queue's name (no escaping needed). */
     @Override
     String key() {
-        return queue.key();
+        return StreamConfig.DEFAULT_NAMESPACE + ":{" + id + "}";
     }
 
     @Override

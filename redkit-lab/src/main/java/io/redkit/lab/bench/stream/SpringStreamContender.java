@@ -6,6 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStreamCommands.TrimOptions;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.stream.Consumer;
@@ -23,7 +24,7 @@ import io.redkit.lab.bench.BenchEnv;
  * Spring Data Redis as its reference documentation shows it: a {@code StreamMessageListenerContainer} on a
  * {@code LettuceConnectionFactory} (poll timeout 100 ms, as in the documentation's example; every other option at
  * its default), the listener acknowledging each message with {@code StreamOperations.acknowledge(group, record)};
- * produced with {@code opsForStream().add(record, XAddOptions.maxlen(…))} (Spring's template has no async add).
+ * produced with {@code opsForStream().add(record, XAddOptions.trim(TrimOptions.maxLen(…).approximate()))} (Spring's template has no async add).
  */
 final class SpringStreamContender extends StreamContender {
 
@@ -63,7 +64,7 @@ final class SpringStreamContender extends StreamContender {
     @Override
     void produce(BenchEvent event) {
         template.opsForStream().add(MapRecord.create(key, event.fields()),
-                XAddOptions.maxlen(MAX_LENGTH).approximateTrimming(true));
+                XAddOptions.trim(TrimOptions.maxLen(MAX_LENGTH).approximate()));
     }
 
     @Override

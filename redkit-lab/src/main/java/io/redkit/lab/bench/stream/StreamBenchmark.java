@@ -12,7 +12,8 @@ import io.redkit.lab.bench.Contender;
  * redkit's {@code StreamQueue}, Spring Data Redis's {@code StreamMessageListenerContainer} (acknowledging each
  * message in the listener, as its documentation does), a Redisson {@code RStream} read/ack loop and a raw Lettuce
  * loop (XREADGROUP COUNT 100, one XACK per batch). Callers are producers; see {@link StreamContender} for how a
- * call stays tied to a consumed message. Then end-to-end latency at a steady rate, per contender. redis-benchmark
+ * call stays tied to a consumed message. Then each consumer alone draining entries added first ({@link Drain}:
+ * the issue's measurement), and end-to-end latency at a steady rate ({@link EndToEnd}). redis-benchmark
  * has no equivalent (a consumer group's read and acknowledgement), so there is no ceiling.
  */
 public final class StreamBenchmark implements Benchmark {
@@ -32,7 +33,7 @@ public final class StreamBenchmark implements Benchmark {
                 + " producer's call): redkit StreamQueue (XREADGROUP COUNT 100, the batch's successes in one XACK after"
                 + " their handlers) vs Spring's StreamMessageListenerContainer (XACK per message in the listener), a"
                 + " Redisson RStream readGroup/ack loop and a raw Lettuce XREADGROUP COUNT 100 + batch XACK loop;"
-                + " then end-to-end latency at a steady rate";
+                + " then each consumer draining 50,000 entries alone, and end-to-end latency at a steady rate";
     }
 
     @Override
@@ -47,6 +48,6 @@ public final class StreamBenchmark implements Benchmark {
 
     @Override
     public List<Extra> extras(BenchEnv env) throws Exception {
-        return List.of(EndToEnd.run(env, CONTENDERS));
+        return List.of(Drain.run(env, CONTENDERS), EndToEnd.run(env, CONTENDERS));
     }
 }

@@ -1,5 +1,7 @@
 package io.redkit.lab.bench.stream;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -9,6 +11,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.redkit.lab.bench.BenchEnv;
@@ -44,6 +47,8 @@ abstract class StreamContender implements Contender {
     private volatile long lastCallEnd;
     private volatile boolean recording;
     private volatile boolean looping = true;
+    private volatile long firstHandledNanos;
+    private volatile long lastHandledNanos;
     private Thread loop;
 
     StreamContender(String name) {
@@ -157,6 +162,11 @@ abstract class StreamContender implements Contender {
             endToEnd.recordValue(Math.max(0, Math.min(TimeUnit.SECONDS.toNanos(60), System.nanoTime() - event.ts())));
         }
         long h = handled.incrementAndGet();
+        long now = System.nanoTime();
+        if (h == 1) {
+            firstHandledNanos = now;
+        }
+        lastHandledNanos = now;
         if (waiters.get() > 0 && produced.get() - h <= LOW_WATER) {
             wake();
         }
@@ -180,6 +190,40 @@ abstract class StreamContender implements Contender {
             }
         } finally {
             waiters.decrementAndGet();
+        }
+    }
+
+    /** Messages handled so far. */
+    final long handledCount() {
+        return handled.get();
+    }
+
+    /** Nanos from the first handled message to the last. */
+    final long handlingNanos() {
+        return lastHandledNanos - firstHandledNanos;
+    }
+
+    /**
+     * Adds {@code n} entries before the consumer starts (raw Lettuce, pipelined), in the layout every contender
+     * reads: the backlog a consumer drains in {@link Drain}.
+     */
+    final void prefill(BenchEnv env, int n) throws Exception {
+        RedisClient client = RedisClient.create(RedisURI.create(env.url()));
+        try (StatefulRedisConnection<String, byte[]> c = client.connect(
+                io.lettuce.core.codec.RedisCodec.of(io.lettuce.core.codec.StringCodec.UTF8,
+                        io.lettuce.core.codec.ByteArrayCodec.INSTANCE))) {
+            List<RedisFuture<String>> pending = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                pending.add(c.async().xadd(key(), new BenchEvent(i, System.nanoTime()).byteFields()));
+                if (pending.size() == 1000 || i == n - 1) {
+                    for (RedisFuture<String> f : pending) {
+                        f.get(10, TimeUnit.SECONDS);
+                    }
+                    pending.clear();
+                }
+            }
+        } finally {
+            client.shutdown();
         }
     }
 
