@@ -11,6 +11,7 @@ import io.redkit.lab.cache.PipelineLab;
 import io.redkit.lab.cache.StampedeLab;
 import io.redkit.lab.client.ClientLab;
 import io.redkit.lab.lock.LockExpiryLab;
+import io.redkit.lab.stream.PubSubVsStreamsLab;
 
 /**
  * {@code java -jar redkit-lab.jar COMMAND}: each claim of the design turned into a run that a reader can repeat.
@@ -41,7 +42,8 @@ public final class LabMain implements Runnable {
 
     /** {@code lab …}: scenarios from the seeds, one per subcommand. */
     @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
-            subcommands = {ClientLab.class, LockExpiryLab.class, StampedeLab.class, PipelineLab.class})
+            subcommands = {ClientLab.class, LockExpiryLab.class, StampedeLab.class, PipelineLab.class,
+                PubSubVsStreamsLab.class})
     static final class Lab implements Runnable {
         @Override
         public void run() {

@@ -8,6 +8,7 @@ import io.redkit.lab.bench.client.ClientBenchmark;
 import io.redkit.lab.bench.limit.LimitBenchmark;
 import io.redkit.lab.bench.lock.LockBenchmark;
 import io.redkit.lab.bench.session.SessionBenchmark;
+import io.redkit.lab.bench.stream.StreamBenchmark;
 
 /** The registry of benchmarks: {@code bench NAME} looks them up here and {@code bench all} runs them in order. */
 public final class Benchmarks {
@@ -18,7 +19,7 @@ public final class Benchmarks {
     /** Every registered benchmark; a new one (lock, cache, …) is one more entry. */
     public static List<Benchmark> all() {
         return List.of(new ClientBenchmark(), new LockBenchmark(), new CacheBenchmark(), new LimitBenchmark(),
-                new SessionBenchmark());
+                new SessionBenchmark(), new StreamBenchmark());
     }
 
     /** The benchmark called {@code name}. */

@@ -1,0 +1,21 @@
+package io.redkit.stream;
+
+/**
+ * What {@link Once#run} did.
+ *
+ * @param <R> the work's result type
+ */
+public sealed interface OnceResult<R> {
+
+    /** The work ran now, and returned {@code value}. */
+    record Ran<R>(R value) implements OnceResult<R> {
+    }
+
+    /** The key was done within the window: the work did not run (acknowledge the duplicate). */
+    record AlreadyDone<R>() implements OnceResult<R> {
+    }
+
+    /** Another delivery of the key is running it now (or died within its lease): retry later. */
+    record InProgress<R>() implements OnceResult<R> {
+    }
+}

@@ -1,0 +1,406 @@
+package io.redkit.stream;
+
+import java.time.Duration;
+
+import io.redkit.ReadFrom;
+import io.redkit.Validate;
+import io.redkit.stream.internal.ConsumerNames;
+
+/**
+ * How one {@link StreamQueue} stores, hands out, retries and dead-letters its messages. Immutable; built by
+ * {@link #builder(String)}, which validates each value as it is set and names the bad one. Every default is the
+ * constant next to its accessor.
+ */
+public final class StreamConfig {
+
+    /** Key namespace: the stream is {@code stream:{name}}, its dead letters {@code stream:{name}:dead}. */
+    public static final String DEFAULT_NAMESPACE = "stream";
+    /** The consumer group; services that each need every message use a group each. */
+    public static final String DEFAULT_GROUP = "workers";
+    /**
+     * About this many newest entries are kept ({@code XADD MAXLEN ~}): memory stays bounded, and an entry trimmed
+     * before any worker read it is gone. Size it to the longest backlog an outage of the consumers must absorb.
+     */
+    public static final long DEFAULT_MAX_LENGTH = 100_000;
+    /** About this many newest dead letters are kept. */
+    public static final long DEFAULT_DEAD_LETTER_MAX_LENGTH = 10_000;
+    /** A message handed to a handler this many times without success goes to the dead-letter stream. */
+    public static final int DEFAULT_MAX_DELIVERIES = 5;
+    /**
+     * How long a message may stay with one consumer before any other may take it over (XAUTOCLAIM): longer than
+     * a batch of the slowest handling, or a slow worker's messages are handled twice.
+     */
+    public static final Duration DEFAULT_VISIBILITY_TIMEOUT = Duration.ofSeconds(30);
+    /** The first pause before a failed message is handed out again; doubled per delivery up to the maximum. */
+    public static final Duration DEFAULT_RETRY_BACKOFF_MIN = Duration.ofMillis(500);
+    /** The longest pause before a failed message is handed out again; below the visibility timeout. */
+    public static final Duration DEFAULT_RETRY_BACKOFF_MAX = Duration.ofSeconds(10);
+    /** The most entries one read takes (XREADGROUP COUNT); fewer while handlers are slow (see the README). */
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    /** How long a read waits for new entries on the server (XREADGROUP BLOCK); also how soon a worker notices a stop. */
+    public static final Duration DEFAULT_BLOCK = Duration.ofSeconds(1);
+    /** How long a worker's command may wait for its reply; a blocking read may wait the block on top of it. */
+    public static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(1);
+    /** Workers {@link StreamQueue#start} starts, each a thread with a dedicated connection of its own. */
+    public static final int DEFAULT_WORKERS = 1;
+    /** How often each worker looks for messages idle longer than the visibility timeout. */
+    public static final Duration DEFAULT_CLAIM_INTERVAL = Duration.ofSeconds(1);
+    /** A consumer idle this long is removed (its pending entries handed on first); zero turns it off. */
+    public static final Duration DEFAULT_REAP_AFTER = Duration.ofHours(1);
+    /** How often the lag, pending and length gauges are read from Redis (XINFO GROUPS, XLEN). */
+    public static final Duration DEFAULT_METRICS_INTERVAL = Duration.ofSeconds(5);
+    /** How long {@link StreamQueue#close()} lets handlers in flight finish. */
+    public static final Duration DEFAULT_SHUTDOWN_DEADLINE = Duration.ofSeconds(10);
+    /**
+     * Where a new group starts: {@code 0}, the whole stream, so that nothing published before the first worker
+     * started is skipped ({@code $} for new entries only).
+     */
+    public static final String DEFAULT_GROUP_START = "0";
+    /** The longest duration accepted; longer is a mistake and could overflow a nanosecond deadline. */
+    public static final Duration MAX_DURATION = Duration.ofDays(1);
+    /** The most workers one start may ask for. */
+    public static final int MAX_WORKERS = 256;
+
+    private final String name;
+    private final String namespace;
+    private final String group;
+    private final long maxLength;
+    private final Duration maxAge;
+    private final long deadLetterMaxLength;
+    private final int maxDeliveries;
+    private final Duration visibilityTimeout;
+    private final Duration retryBackoffMin;
+    private final Duration retryBackoffMax;
+    private final int batchSize;
+    private final Duration block;
+    private final Duration commandTimeout;
+    private final int workers;
+    private final String consumerPrefix;
+    private final Duration claimInterval;
+    private final Duration reapAfter;
+    private final Duration metricsInterval;
+    private final Duration shutdownDeadline;
+    private final String groupStart;
+
+    private StreamConfig(Builder b, String consumerPrefix) {
+        this.name = b.name;
+        this.namespace = b.namespace;
+        this.group = b.group;
+        this.maxLength = b.maxLength;
+        this.maxAge = b.maxAge;
+        this.deadLetterMaxLength = b.deadLetterMaxLength;
+        this.maxDeliveries = b.maxDeliveries;
+        this.visibilityTimeout = b.visibilityTimeout;
+        this.retryBackoffMin = b.retryBackoffMin;
+        this.retryBackoffMax = b.retryBackoffMax;
+        this.batchSize = b.batchSize;
+        this.block = b.block;
+        this.commandTimeout = b.commandTimeout;
+        this.workers = b.workers;
+        this.consumerPrefix = consumerPrefix;
+        this.claimInterval = b.claimInterval;
+        this.reapAfter = b.reapAfter;
+        this.metricsInterval = b.metricsInterval;
+        this.shutdownDeadline = b.shutdownDeadline;
+        this.groupStart = b.groupStart;
+    }
+
+    /** A builder for the stream {@code name} (1-64 of {@code [A-Za-z0-9_.-]}) with every other default. */
+    public static Builder builder(String name) {
+        return new Builder().name(name);
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.name = name;
+        b.namespace = namespace;
+        b.group = group;
+        b.maxLength = maxLength;
+        b.maxAge = maxAge;
+        b.deadLetterMaxLength = deadLetterMaxLength;
+        b.maxDeliveries = maxDeliveries;
+        b.visibilityTimeout = visibilityTimeout;
+        b.retryBackoffMin = retryBackoffMin;
+        b.retryBackoffMax = retryBackoffMax;
+        b.batchSize = batchSize;
+        b.block = block;
+        b.commandTimeout = commandTimeout;
+        b.workers = workers;
+        b.consumerPrefix = consumerPrefix;
+        b.claimInterval = claimInterval;
+        b.reapAfter = reapAfter;
+        b.metricsInterval = metricsInterval;
+        b.shutdownDeadline = shutdownDeadline;
+        b.groupStart = groupStart;
+        return b;
+    }
+
+    /** The stream's name, its identity in keys and meter tags. */
+    public String name() { return name; }
+
+    /** Key namespace; default {@value #DEFAULT_NAMESPACE}. */
+    public String namespace() { return namespace; }
+
+    /** The consumer group; default {@value #DEFAULT_GROUP}. */
+    public String group() { return group; }
+
+    /** About how many entries are kept (MAXLEN ~); 0 when {@link #maxAge()} bounds the stream instead. */
+    public long maxLength() { return maxLength; }
+
+    /** Entries older than this are trimmed (MINID ~ by the local wall clock), or null when {@link #maxLength()} bounds it. */
+    public Duration maxAge() { return maxAge; }
+
+    /** About how many dead letters are kept; default {@value #DEFAULT_DEAD_LETTER_MAX_LENGTH}. */
+    public long deadLetterMaxLength() { return deadLetterMaxLength; }
+
+    /** Handler deliveries before a message is dead-lettered; default {@value #DEFAULT_MAX_DELIVERIES}. */
+    public int maxDeliveries() { return maxDeliveries; }
+
+    /** How long a message stays with one consumer before others may claim it; default 30 s. */
+    public Duration visibilityTimeout() { return visibilityTimeout; }
+
+    /** First retry pause; default 500 ms. */
+    public Duration retryBackoffMin() { return retryBackoffMin; }
+
+    /** Longest retry pause; default 10 s. */
+    public Duration retryBackoffMax() { return retryBackoffMax; }
+
+    /** The most entries one read takes; default {@value #DEFAULT_BATCH_SIZE}. */
+    public int batchSize() { return batchSize; }
+
+    /** How long a read blocks on the server; default 1 s. */
+    public Duration block() { return block; }
+
+    /** How long a worker's command waits for its reply (a blocking read: the block more); default 1 s. */
+    public Duration commandTimeout() { return commandTimeout; }
+
+    /** Workers one {@link StreamQueue#start} starts; default {@value #DEFAULT_WORKERS}. */
+    public int workers() { return workers; }
+
+    /** Consumer names are {@code <prefix>-<n>}; default the host name and process id. */
+    public String consumerPrefix() { return consumerPrefix; }
+
+    /** How often each worker claims idle messages; default 1 s. */
+    public Duration claimInterval() { return claimInterval; }
+
+    /** Idle consumers older than this are removed; zero when off; default 1 h. */
+    public Duration reapAfter() { return reapAfter; }
+
+    /** How often the gauges are refreshed; default 5 s. */
+    public Duration metricsInterval() { return metricsInterval; }
+
+    /** How long close() lets handlers finish; default 10 s. */
+    public Duration shutdownDeadline() { return shutdownDeadline; }
+
+    /** Where a newly created group starts reading; default {@value #DEFAULT_GROUP_START}. */
+    public String groupStart() { return groupStart; }
+
+    @Override
+    public String toString() {
+        return "StreamConfig[" + namespace + ":{" + name + "}, group=" + group + ", "
+                + (maxAge != null ? "maxAge=" + maxAge : "maxLength=" + maxLength) + ", maxDeliveries="
+                + maxDeliveries + ", visibility=" + visibilityTimeout + ", retry=" + retryBackoffMin + ".."
+                + retryBackoffMax + ", batch=" + batchSize + ", block=" + block + ", workers=" + workers
+                + ", consumers=" + consumerPrefix + "-n]";
+    }
+
+    /** Builds a {@link StreamConfig}; each setter rejects a bad value at once, naming it. */
+    public static final class Builder {
+        private String name;
+        private String namespace = DEFAULT_NAMESPACE;
+        private String group = DEFAULT_GROUP;
+        private long maxLength = DEFAULT_MAX_LENGTH;
+        private Duration maxAge;
+        private long deadLetterMaxLength = DEFAULT_DEAD_LETTER_MAX_LENGTH;
+        private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
+        private Duration visibilityTimeout = DEFAULT_VISIBILITY_TIMEOUT;
+        private Duration retryBackoffMin = DEFAULT_RETRY_BACKOFF_MIN;
+        private Duration retryBackoffMax = DEFAULT_RETRY_BACKOFF_MAX;
+        private int batchSize = DEFAULT_BATCH_SIZE;
+        private Duration block = DEFAULT_BLOCK;
+        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
+        private int workers = DEFAULT_WORKERS;
+        private String consumerPrefix;
+        private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
+        private Duration reapAfter = DEFAULT_REAP_AFTER;
+        private Duration metricsInterval = DEFAULT_METRICS_INTERVAL;
+        private Duration shutdownDeadline = DEFAULT_SHUTDOWN_DEADLINE;
+        private String groupStart = DEFAULT_GROUP_START;
+
+        private Builder() {
+        }
+
+        /** The stream's name: 1-64 of {@code [A-Za-z0-9_.-]}. */
+        public Builder name(String value) {
+            this.name = Validate.name("name", value, 64);
+            return this;
+        }
+
+        /** Key namespace: 1-64 of {@code [A-Za-z0-9_.-]}. */
+        public Builder namespace(String value) {
+            this.namespace = Validate.name("namespace", value, 64);
+            return this;
+        }
+
+        /** The consumer group: 1-64 of {@code [A-Za-z0-9_.-]}. */
+        public Builder group(String value) {
+            this.group = Validate.name("group", value, 64);
+            return this;
+        }
+
+        /** Keep about the newest {@code value} entries (at least 1); replaces {@link #maxAge}. */
+        public Builder maxLength(long value) {
+            this.maxLength = atLeastOne("maxLength", value);
+            this.maxAge = null;
+            return this;
+        }
+
+        /** Trim entries older than {@code value} (1 s to 1 day) at each publish; replaces {@link #maxLength}. */
+        public Builder maxAge(Duration value) {
+            this.maxAge = Validate.within("maxAge", value, Duration.ofSeconds(1), MAX_DURATION);
+            this.maxLength = 0;
+            return this;
+        }
+
+        /** Keep about the newest {@code value} dead letters (at least 1). */
+        public Builder deadLetterMaxLength(long value) {
+            this.deadLetterMaxLength = atLeastOne("deadLetterMaxLength", value);
+            return this;
+        }
+
+        /** Deliveries before dead-lettering: 1-1000. */
+        public Builder maxDeliveries(int value) {
+            this.maxDeliveries = within("maxDeliveries", value, 1, 1000);
+            return this;
+        }
+
+        /** The visibility timeout: 100 ms to 1 day; above the retry backoff and the claim interval (checked in build()). */
+        public Builder visibilityTimeout(Duration value) {
+            this.visibilityTimeout = Validate.within("visibilityTimeout", value, Duration.ofMillis(100), MAX_DURATION);
+            return this;
+        }
+
+        /** Retry pauses: {@code 1 ms ≤ min ≤ max}, max below the visibility timeout (checked in build()). */
+        public Builder retryBackoff(Duration min, Duration max) {
+            Validate.within("retryBackoff min", min, Duration.ofMillis(1), MAX_DURATION);
+            Validate.within("retryBackoff max", max, Duration.ofMillis(1), MAX_DURATION);
+            if (max.compareTo(min) < 0) {
+                throw new IllegalArgumentException("retryBackoff max (" + max + ") must not be below min (" + min + ")");
+            }
+            this.retryBackoffMin = min;
+            this.retryBackoffMax = max;
+            return this;
+        }
+
+        /** The most entries one read takes: 1-10000. */
+        public Builder batchSize(int value) {
+            this.batchSize = within("batchSize", value, 1, 10_000);
+            return this;
+        }
+
+        /** How long a read blocks on the server: 1 ms to 1 min. */
+        public Builder block(Duration value) {
+            this.block = Validate.within("block", value, Duration.ofMillis(1), Duration.ofMinutes(1));
+            return this;
+        }
+
+        /** How long a worker's command waits for its reply: 10 ms to 1 min. */
+        public Builder commandTimeout(Duration value) {
+            this.commandTimeout = Validate.within("commandTimeout", value, Duration.ofMillis(10), Duration.ofMinutes(1));
+            return this;
+        }
+
+        /** Workers per {@link StreamQueue#start}: 1 to {@value #MAX_WORKERS}; each holds a dedicated connection. */
+        public Builder workers(int value) {
+            this.workers = within("workers", value, 1, MAX_WORKERS);
+            return this;
+        }
+
+        /**
+         * Consumer names are {@code <value>-<n>}: 1-100 of {@code [A-Za-z0-9_.-]}. Give a name that survives a
+         * restart (a StatefulSet pod name) to keep the set of consumers small; the default changes per process.
+         */
+        public Builder consumerPrefix(String value) {
+            this.consumerPrefix = Validate.name("consumerPrefix", value, 100);
+            return this;
+        }
+
+        /** How often each worker claims idle messages: 10 ms up to the visibility timeout (checked in build()). */
+        public Builder claimInterval(Duration value) {
+            this.claimInterval = Validate.within("claimInterval", value, Duration.ofMillis(10), MAX_DURATION);
+            return this;
+        }
+
+        /** Remove consumers idle this long; zero turns it off, else at least twice the visibility timeout. */
+        public Builder reapAfter(Duration value) {
+            this.reapAfter = Validate.nonNegative("reapAfter", value, Duration.ofDays(30));
+            return this;
+        }
+
+        /** How often the gauges are refreshed: 100 ms to 1 h. */
+        public Builder metricsInterval(Duration value) {
+            this.metricsInterval = Validate.within("metricsInterval", value, Duration.ofMillis(100), Duration.ofHours(1));
+            return this;
+        }
+
+        /** How long close() lets handlers finish: zero (stop at once) to 1 h. */
+        public Builder shutdownDeadline(Duration value) {
+            this.shutdownDeadline = Validate.nonNegative("shutdownDeadline", value, Duration.ofHours(1));
+            return this;
+        }
+
+        /** Where a newly created group starts: {@code 0}, {@code $} or an entry id. */
+        public Builder groupStart(String value) {
+            if (value == null || !value.matches("0|\\$|\\d+-\\d+")) {
+                throw new IllegalArgumentException("groupStart must be 0, $ or an entry id like 1700000000000-0, was '"
+                        + value + "'");
+            }
+            this.groupStart = value;
+            return this;
+        }
+
+        /**
+         * Streams read and write the master only; anything else is refused here. A replica lags its master, so a
+         * worker reading one could take a message another worker already acknowledged.
+         *
+         * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
+         */
+        public Builder readFrom(ReadFrom value) {
+            MasterOnly.require("streams", value, "a replica may hand out a message the master already acknowledged");
+            return this;
+        }
+
+        private static int within(String field, int value, int min, int max) {
+            if (value < min || value > max) {
+                throw new IllegalArgumentException(field + " must be " + min + "-" + max + ", was " + value);
+            }
+            return value;
+        }
+
+        private static long atLeastOne(String field, long value) {
+            if (value < 1) {
+                throw new IllegalArgumentException(field + " must be at least 1, was " + value);
+            }
+            return value;
+        }
+
+        /** Checks the values against each other and builds the configuration. */
+        public StreamConfig build() {
+            if (retryBackoffMax.compareTo(visibilityTimeout) >= 0) {
+                throw new IllegalArgumentException("retryBackoff max (" + retryBackoffMax + ") must be below the"
+                        + " visibilityTimeout (" + visibilityTimeout + "), or other workers claim a failed message"
+                        + " before its own worker retries it");
+            }
+            if (claimInterval.compareTo(visibilityTimeout) > 0) {
+                throw new IllegalArgumentException("claimInterval (" + claimInterval + ") must not exceed the"
+                        + " visibilityTimeout (" + visibilityTimeout + ")");
+            }
+            if (!reapAfter.isZero() && reapAfter.compareTo(visibilityTimeout.multipliedBy(2)) < 0) {
+                throw new IllegalArgumentException("reapAfter (" + reapAfter + ") must be zero (off) or at least twice"
+                        + " the visibilityTimeout (" + visibilityTimeout + "), or a busy worker could be reaped");
+            }
+            return new StreamConfig(this, consumerPrefix != null ? consumerPrefix : ConsumerNames.defaultPrefix());
+        }
+    }
+}

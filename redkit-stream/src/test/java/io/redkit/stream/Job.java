@@ -1,0 +1,5 @@
+package io.redkit.stream;
+
+/** The payload of the tests' messages. */
+public record Job(int n) {
+}
