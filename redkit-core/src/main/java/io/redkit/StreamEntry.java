@@ -1,5 +1,7 @@
 package io.redkit;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -11,9 +13,9 @@ import java.util.Objects;
  */
 public record StreamEntry(String id, Map<String, byte[]> fields) {
 
-    /** Validates and keeps the fields as given (an unmodifiable copy). */
+    /** Validates and keeps the fields as given, in their order (an unmodifiable copy). */
     public StreamEntry {
         Objects.requireNonNull(id, "id");
-        fields = Map.copyOf(Objects.requireNonNull(fields, "fields"));
+        fields = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(fields, "fields")));
     }
 }

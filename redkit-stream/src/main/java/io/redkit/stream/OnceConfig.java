@@ -93,7 +93,7 @@ public final class OnceConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            MasterOnly.require("idempotency markers", value, "a replica may miss a marker just written");
+            Validate.masterOnly("idempotency markers", value, "a replica may miss a marker just written");
             return this;
         }
 

@@ -367,7 +367,7 @@ public final class StreamConfig {
          * @throws IllegalArgumentException for anything but {@link ReadFrom#MASTER}
          */
         public Builder readFrom(ReadFrom value) {
-            MasterOnly.require("streams", value, "a replica may hand out a message the master already acknowledged");
+            Validate.masterOnly("streams", value, "a replica may hand out a message the master already acknowledged");
             return this;
         }
 
