@@ -67,11 +67,14 @@ class ErrorModelIT {
                 .commandTimeout(Duration.ofSeconds(5)).build())) {
             String key = KeySchema.of("test").key("worst-outcome");
             redkit.commands().ping();
-            redis.pause();
-            // An idempotent SET in flight; the server then dies: attempt 1 may have run (UNKNOWN), the retry is
-            // rejected at once because nothing is connected (NOT_EXECUTED). The caller must hear UNKNOWN.
+            // An idempotent SET that reached the server (held there by the pause); the server then dies: attempt 1
+            // may have run (UNKNOWN), the retry is rejected at once because nothing is connected (NOT_EXECUTED).
+            // The caller must hear UNKNOWN.
+            redis.command("CLIENT", "PAUSE", "10000", "WRITE");
             CompletableFuture<Void> set = redkit.commands().setAsync(key, "v".getBytes(StandardCharsets.UTF_8),
                     Duration.ofMinutes(1));
+            await().atMost(Duration.ofSeconds(2)).until(() ->
+                    String.valueOf(redis.command("CLIENT", "LIST")).contains("cmd=set"));
             redis.kill();
 
             assertThat(set).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
