@@ -15,7 +15,7 @@ class LockScriptsTest {
     @Test
     void everyScriptDocumentsKeysArgvReplyAndWhyItIsAtomic() {
         for (RedisScript<?> script : List.of(LockScripts.ACQUIRE, LockScripts.FENCED_ACQUIRE, LockScripts.RELEASE,
-                LockScripts.EXTEND)) {
+                LockScripts.EXTEND, LockScripts.CONFIRM)) {
             assertThat(script.source()).as(script.name())
                     .contains("-- KEYS[1]", "-- ARGV[1]", "-- Returns", "Atomic because");
             assertThat(script.sha1()).hasSize(40);
@@ -23,9 +23,11 @@ class LockScriptsTest {
     }
 
     @Test
-    void onlyTheTokenIssuingScriptIsNonIdempotent() {
-        assertThat(LockScripts.FENCED_ACQUIRE.idempotency()).isEqualTo(Idempotency.NON_IDEMPOTENT);
-        assertThat(List.of(LockScripts.ACQUIRE, LockScripts.RELEASE, LockScripts.EXTEND))
+    void theTokenIssuingScriptAndTheReleaseAreNeverRetriedAfterTheyMayHaveRun() {
+        // The release's reply is its meaning (1 released, 0 lost): a retry after a first run answers 0.
+        assertThat(List.of(LockScripts.FENCED_ACQUIRE, LockScripts.RELEASE))
+                .allSatisfy(s -> assertThat(s.idempotency()).isEqualTo(Idempotency.NON_IDEMPOTENT));
+        assertThat(List.of(LockScripts.ACQUIRE, LockScripts.EXTEND, LockScripts.CONFIRM))
                 .allSatisfy(s -> assertThat(s.idempotency()).isEqualTo(Idempotency.IDEMPOTENT));
     }
 }
