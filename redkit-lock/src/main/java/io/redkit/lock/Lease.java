@@ -60,9 +60,10 @@ public interface Lease extends AutoCloseable {
     Lease onLost(Consumer<LockLostException> callback);
 
     /**
-     * A signal that completes with the loss when the lease is lost (on the callback executor, a moment after
-     * {@link #isValid()} turned false), and is cancelled when the lease is released first: poll {@code isDone()},
-     * or wait on it. Dependents of a loss run on the callback executor.
+     * A signal that completes with the loss when the lease is lost, and is cancelled when the lease is released
+     * first: poll {@code isDone()}, or wait on it. A loss the watchdog or another thread's check found completes it
+     * on the callback executor, a moment after {@link #isValid()} turned false, so its dependents run there; a loss
+     * the holder's own {@link #release()} found completes it before release returns.
      */
     CompletableFuture<LockLostException> lost();
 

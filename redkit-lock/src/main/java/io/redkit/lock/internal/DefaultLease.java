@@ -186,7 +186,7 @@ final class DefaultLease implements Lease {
         } catch (RedkitException e) {
             // The watchdog is stopped and the outcome is unknown or nothing was sent: nothing vouches for the
             // lease any more. The key, if still there, expires by its TTL; release() may be called again.
-            markLost(LossReason.RELEASE_FAILED, e);
+            markLost(LossReason.RELEASE_FAILED, e, true);
             throw e;
         }
         meters.held(Duration.ofNanos(now - acquiredAt));
@@ -200,7 +200,7 @@ final class DefaultLease implements Lease {
             }
         } else {
             releaseResult = ReleaseResult.LOST;
-            markLost(LossReason.RELEASE_FOUND_LOST, null);
+            markLost(LossReason.RELEASE_FOUND_LOST, null, true);
         }
         return releaseResult;
     }
@@ -244,6 +244,15 @@ final class DefaultLease implements Lease {
      * with its exception. What follows (timers, meters, log, callbacks) can only be late, never half visible.
      */
     private void markLost(LossReason reason, Throwable cause) {
+        markLost(reason, cause, false);
+    }
+
+    /**
+     * {@code byTheHolder}: the holder's own release found the loss, on the holder's own thread, so {@link #lost()}
+     * completes there and is done when release() returns. Anywhere else (the watchdog, another thread's check) it
+     * completes on the callback executor, so that no dependent runs on a thread that only looked.
+     */
+    private void markLost(LossReason reason, Throwable cause, boolean byTheHolder) {
         LockLostException loss = new LockLostException(name, reason, cause);
         if (!flip(new Lost(loss))) {
             return;
@@ -251,7 +260,11 @@ final class DefaultLease implements Lease {
         cancelTimers();
         meters.lost(reason);
         log.debug("lease of '{}' lost: {}", name, reason);
-        runtime.callbacks().execute(() -> lost.complete(loss));
+        if (byTheHolder) {
+            lost.complete(loss);
+        } else {
+            runtime.callbacks().execute(() -> lost.complete(loss));
+        }
     }
 
     private void cancelTimers() {

@@ -163,7 +163,7 @@ final class DefaultLock implements Lock {
         try {
             token = fencing.source().orElseThrow().next(name);
         } catch (RuntimeException e) {
-            giveBack(owner);
+            giveBackNow(owner); // Redis answered a moment ago: the failed acquire leaves nothing when it throws
             throw e;
         }
         long confirmed;
@@ -177,6 +177,15 @@ final class DefaultLock implements Lock {
             return leased(owner, true, token, startedAt);
         }
         return new Attempt(null, 0); // expired before the check: not acquired; a waiter tries again
+    }
+
+    private void giveBackNow(String owner) {
+        try {
+            runtime.commands().eval(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)), bytes(owner),
+                    bytes(runtime.releaseChannel()));
+        } catch (RedkitException e) {
+            giveBack(owner); // the key expires by its TTL at the latest
+        }
     }
 
     private void giveBack(String owner) {
