@@ -159,6 +159,13 @@ public interface RedisOps extends RedisReads {
      */
     CompletableFuture<Long> publishAsync(String channel, byte[] message);
 
+    /**
+     * SPUBLISH (Redis 7): sends {@code message} to the subscribers of the shard channel through
+     * {@link Redkit#shardedPubSub()}; on Cluster it goes to the shard that owns the channel's slot only. Returns how
+     * many subscribers of that shard received it.
+     */
+    long spublish(String channel, byte[] message);
+
     /** Runs a declared script by SHA; on NOSCRIPT sends it with EVAL once and carries on. */
     <T> T eval(RedisScript<T> script, List<String> keys, byte[]... args);
 

@@ -24,7 +24,9 @@ import io.redkit.internal.DefaultRedisOps;
 import io.redkit.internal.DefaultRedisPubSub;
 import io.redkit.internal.ExceptionTranslator;
 import io.redkit.internal.FlushConsolidation;
+import io.redkit.internal.ClusterShardedPubSub;
 import io.redkit.internal.LettuceConnector;
+import io.redkit.internal.PubSubSeam;
 import io.redkit.internal.Lifecycle;
 import io.redkit.internal.RedkitMetrics;
 import io.redkit.internal.ReplicaReads;
@@ -51,6 +53,7 @@ public final class Redkit implements AutoCloseable {
     private final RedisOps backgroundOps;
     private final DedicatedPool pool;
     private final DefaultRedisPubSub pubSub;
+    private final PubSubSeam shardedPubSub;
     private final CommandExecutor requestExecutor;
     private final Object replicaLock = new Object();
     private volatile ReplicaReads replicaReads;
@@ -97,19 +100,27 @@ public final class Redkit implements AutoCloseable {
                     lease -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(lease.connection()),
                             config.requestProfile(), metrics, timer.netty(), lifecycle, lease::markUnhealthy)),
                     metrics), DedicatedPool::close);
-            this.pubSub = new DefaultRedisPubSub(() -> {
-                try {
-                    return connector.connectPubSub();
-                } catch (RuntimeException e) {
-                    throw ExceptionTranslator.translate("connect pub/sub to " + config.maskedUrl(), e,
-                            config.connectTimeout());
-                }
-            }, config.backgroundProfile().timeout());
+            this.pubSub = new DefaultRedisPubSub(() -> connecting("pub/sub", connector::connectPubSub),
+                    DefaultRedisPubSub.Kind.CLASSIC, config.backgroundProfile().timeout());
+            this.shardedPubSub = config.topology() == Topology.CLUSTER
+                    ? new ClusterShardedPubSub(() -> connecting("sharded pub/sub", connector::connectClusterPubSub),
+                            connector::refreshTopology, timer, config.backgroundProfile().timeout())
+                    : new DefaultRedisPubSub(() -> connecting("sharded pub/sub", connector::connectPubSub),
+                            DefaultRedisPubSub.Kind.SHARDED, config.backgroundProfile().timeout());
         } catch (RuntimeException | Error e) {
             cleanup.closeAll(e);
             throw e;
         }
         log.info("redkit '{}' connected to {} ({})", config.name(), config.maskedUrl(), config.topology());
+    }
+
+    private <C> C connecting(String what, java.util.function.Supplier<C> connect) {
+        try {
+            return connect.get();
+        } catch (RuntimeException e) {
+            throw ExceptionTranslator.translate("connect " + what + " to " + config.maskedUrl(), e,
+                    config.connectTimeout());
+        }
     }
 
     /** Connects with {@code config}; fails with {@link RedisUnavailableException} when Redis cannot be reached. */
@@ -196,6 +207,22 @@ public final class Redkit implements AutoCloseable {
         return pubSub;
     }
 
+    /**
+     * Sharded pub/sub (SSUBSCRIBE/SPUBLISH, Redis 7) on its own subscriber connections, opened on first use; publish
+     * with {@link RedisOps#spublish}. A channel lives in the hash slot of its name: on Cluster, only the shard that
+     * owns the slot carries its messages, where a classic PUBLISH is copied to every node. A subscription follows
+     * its slot to a new master after a failover or a resharding; messages published meanwhile are lost, and
+     * {@link RedisPubSub#onReconnect} runs once it is confirmed again. On a single server it behaves as
+     * {@link #pubSub()} does.
+     */
+    public RedisPubSub shardedPubSub() {
+        if (closed.get()) {
+            throw new RedkitException("redkit '" + config.name() + "' is closed; not executed",
+                    Outcome.NOT_EXECUTED, null);
+        }
+        return shardedPubSub;
+    }
+
     /** The configuration this client runs with. */
     public RedkitConfig config() {
         return config;
@@ -242,6 +269,7 @@ public final class Redkit implements AutoCloseable {
         }
         pool.close();
         pubSub.close();
+        shardedPubSub.close();
         synchronized (replicaLock) {
             if (replicaReads != null) {
                 replicaReads.close();

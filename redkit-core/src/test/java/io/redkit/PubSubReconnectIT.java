@@ -76,4 +76,25 @@ class PubSubReconnectIT {
             assertThat(connectedDuringAction).containsExactly(false);
         }
     }
+
+    @Test
+    void shardedPubSubOnASingleServerIsOneShardWithTheSameReconnectPromise() {
+        try (Redkit redkit = Redkit.connect(redis.url())) {
+            RedisPubSub sharded = redkit.shardedPubSub();
+            List<String> received = new CopyOnWriteArrayList<>();
+            AtomicInteger reconnects = new AtomicInteger();
+            sharded.subscribe("orders", (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
+            sharded.onReconnect(reconnects::incrementAndGet);
+
+            assertThat(redkit.commands().spublish("orders", "one".getBytes(StandardCharsets.UTF_8))).isEqualTo(1);
+            assertThat(redkit.commands().publish("orders", "classic".getBytes(StandardCharsets.UTF_8))).isZero();
+            await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("one"));
+
+            redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+            await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1 && sharded.isConnected());
+            redkit.commands().spublish("orders", "two".getBytes(StandardCharsets.UTF_8));
+            await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("two"));
+            assertThat(received).containsExactly("one", "two");
+        }
+    }
 }

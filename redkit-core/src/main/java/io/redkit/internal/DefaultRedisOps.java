@@ -341,6 +341,13 @@ public final class DefaultRedisOps implements RedisOps {
     }
 
     @Override
+    public long spublish(String channel, byte[] message) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(message, "message");
+        return executor.execute("SPUBLISH", Idempotency.NON_IDEMPOTENT, c -> c.spublish(channel, message));
+    }
+
+    @Override
     public CompletableFuture<Long> publishAsync(String channel, byte[] message) {
         Objects.requireNonNull(channel, "channel");
         Objects.requireNonNull(message, "message");

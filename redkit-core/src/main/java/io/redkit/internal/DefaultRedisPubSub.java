@@ -8,9 +8,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
@@ -18,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.redkit.Outcome;
@@ -26,17 +24,21 @@ import io.redkit.RedkitException;
 
 /**
  * One subscriber connection for the whole process, opened on first use. Channels are subscribed on the server
- * while at least one listener wants them; every listener of a channel gets every message.
+ * while at least one listener wants them; every listener of a channel gets every message. The same connection
+ * logic serves classic pub/sub (SUBSCRIBE) and, on a single server, sharded pub/sub (SSUBSCRIBE, Redis 7): the
+ * two differ only in the commands and the events, which {@link Kind} names. Sharded pub/sub on Cluster needs a
+ * connection per shard: {@link ClusterShardedPubSub}.
  *
  * <p>After a drop, Lettuce reconnects and sends SUBSCRIBE again. Until the server has confirmed every channel,
  * messages are still being missed: {@link #isConnected()} stays false and the reconnect actions wait, so that a
  * listener that resynchronises (flushes a near cache) does so after the gap has closed, not inside it.
  */
-public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
+public final class DefaultRedisPubSub implements PubSubSeam {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultRedisPubSub.class);
 
     private final Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector;
+    private final Kind kind;
     private final Duration timeout;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
@@ -56,9 +58,19 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         RESUBSCRIBING
     }
 
+    /** Which pub/sub the connection speaks. */
+    public enum Kind {
+        /** SUBSCRIBE/UNSUBSCRIBE; messages arrive as {@code message}. */
+        CLASSIC,
+        /** SSUBSCRIBE/SUNSUBSCRIBE; messages arrive as {@code smessage}. */
+        SHARDED
+    }
+
     /** Creates the seam; {@code connector} opens the subscriber connection when first needed. */
-    public DefaultRedisPubSub(Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector, Duration timeout) {
+    public DefaultRedisPubSub(Supplier<StatefulRedisPubSubConnection<String, byte[]>> connector, Kind kind,
+            Duration timeout) {
         this.connector = connector;
+        this.kind = kind;
         this.timeout = timeout;
     }
 
@@ -74,30 +86,20 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         forChannel.add(listener);
         // SUBSCRIBE is idempotent on the server, so a second listener of a channel may send it again safely.
         try {
-            await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture());
+            if (kind == Kind.SHARDED) {
+                PubSubSupport.await("SSUBSCRIBE " + channel, c.async().ssubscribe(channel).toCompletableFuture(), timeout,
+                        () -> null);
+            } else {
+                PubSubSupport.await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture(), timeout,
+                        () -> null);
+            }
         } catch (RuntimeException e) {
             // Lettuce tracks a channel only once the server confirmed it: a listener left here would wait for a
             // re-subscription that never comes, and hold the link RESUBSCRIBING for good.
             unsubscribe(channel, listener);
             throw e;
         }
-        return new Subscription() {
-            private volatile boolean done;
-
-            @Override
-            public String channel() {
-                return channel;
-            }
-
-            @Override
-            public void close() {
-                if (done) {
-                    return;
-                }
-                done = true;
-                unsubscribe(channel, listener);
-            }
-        };
+        return PubSubSupport.subscription(channel, () -> unsubscribe(channel, listener));
     }
 
     @Override
@@ -124,7 +126,12 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         }
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
         if (last && c != null && !closed && c.isOpen()) {
-            c.async().unsubscribe(channel); // best effort: a stray message for it finds no listener
+            // Best effort: a stray message for it finds no listener.
+            if (kind == Kind.SHARDED) {
+                c.async().sunsubscribe(channel);
+            } else {
+                c.async().unsubscribe(channel);
+            }
         }
     }
 
@@ -142,12 +149,30 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
                 opened.addListener(new RedisPubSubAdapter<>() {
                     @Override
                     public void message(String channel, byte[] message) {
-                        deliver(channel, message);
+                        if (kind == Kind.CLASSIC) {
+                            deliver(channel, message);
+                        }
                     }
 
                     @Override
                     public void subscribed(String channel, long count) {
-                        DefaultRedisPubSub.this.subscribed(channel);
+                        if (kind == Kind.CLASSIC) {
+                            DefaultRedisPubSub.this.subscribed(channel);
+                        }
+                    }
+
+                    @Override
+                    public void smessage(String channel, byte[] message) {
+                        if (kind == Kind.SHARDED) {
+                            deliver(channel, message);
+                        }
+                    }
+
+                    @Override
+                    public void ssubscribed(String channel, long count) {
+                        if (kind == Kind.SHARDED) {
+                            DefaultRedisPubSub.this.subscribed(channel);
+                        }
                     }
                 });
                 opened.addListener(new RedisConnectionStateListener() {
@@ -196,7 +221,7 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
         if (link != Link.RESUBSCRIBING || !unconfirmed.isEmpty()) {
             return;
         }
-        reconnectActions.forEach(DefaultRedisPubSub::runQuietly);
+        reconnectActions.forEach(action -> PubSubSupport.runQuietly(action, log, "pub/sub reconnect action"));
         link = Link.UP;
     }
 
@@ -206,41 +231,21 @@ public final class DefaultRedisPubSub implements RedisPubSub, AutoCloseable {
             return;
         }
         for (Listener l : forChannel) {
-            try {
-                l.onMessage(channel, message);
-            } catch (RuntimeException e) {
-                log.warn("pub/sub listener on '{}' failed", channel, e);
-            }
-        }
-    }
-
-    private static void runQuietly(Runnable action) {
-        try {
-            action.run();
-        } catch (RuntimeException e) {
-            log.warn("pub/sub reconnect action failed", e);
-        }
-    }
-
-    private void await(String command, java.util.concurrent.CompletableFuture<?> future) {
-        try {
-            future.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedkitException(command + " interrupted; outcome UNKNOWN", Outcome.UNKNOWN, e);
-        } catch (TimeoutException e) {
-            throw ExceptionTranslator.translate(command, e, timeout);
-        } catch (ExecutionException e) {
-            throw ExceptionTranslator.translate(command, e.getCause(), timeout);
+            PubSubSupport.runQuietly(() -> l.onMessage(channel, message), log, "pub/sub listener on '" + channel + "'");
         }
     }
 
     /** Closes the subscriber connection, if it was ever opened. */
     @Override
-    public synchronized void close() {
-        closed = true;
-        if (connection != null) {
-            connection.close();
+    public void close() {
+        StatefulConnection<?, ?> opened;
+        synchronized (this) {
+            closed = true;
+            opened = connection;
+        }
+        // Outside the lock: Lettuce's close waits for the event loop, whose disconnect events take this lock.
+        if (opened != null) {
+            opened.close();
         }
     }
 }

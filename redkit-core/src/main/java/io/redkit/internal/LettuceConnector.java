@@ -32,6 +32,7 @@ import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.masterreplica.MasterReplica;
 import io.lettuce.core.masterreplica.StatefulRedisMasterReplicaConnection;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
@@ -162,6 +163,26 @@ public final class LettuceConnector {
             return cluster.connectPubSub(CODEC);
         }
         return ((RedisClient) client).connectPubSub(CODEC);
+    }
+
+    /**
+     * Opens a Cluster pub/sub connection, for sharded pub/sub: its node connections are opened on demand, one
+     * per shard a channel lives on.
+     *
+     * @throws IllegalStateException when the topology is not Cluster
+     */
+    public StatefulRedisClusterPubSubConnection<String, byte[]> connectClusterPubSub() {
+        if (client instanceof RedisClusterClient cluster) {
+            return cluster.connectPubSub(CODEC);
+        }
+        throw new IllegalStateException("not a Cluster client");
+    }
+
+    /** Asks Lettuce to reload the Cluster slot map in the background; nothing on other topologies. */
+    public void refreshTopology() {
+        if (client instanceof RedisClusterClient cluster) {
+            cluster.refreshPartitionsAsync().exceptionally(e -> null);
+        }
     }
 
     /*

@@ -18,9 +18,10 @@ import io.redkit.stream.internal.DefaultSignals;
  * signals are being missed; {@link #isConnected()} says so.
  *
  * <p><b>Topology.</b> On Cluster a plain {@code PUBLISH} is copied to every node of the cluster; sharded pub/sub
- * ({@code SPUBLISH}/{@code SSUBSCRIBE}, Redis 7) sends a signal to its channel's shard only. The transport is
- * chosen from the topology in one place; {@link #mode()} says which one is in use (see the module README for why
- * it is {@link SignalMode#PUBSUB} everywhere in this release).
+ * ({@code SPUBLISH}/{@code SSUBSCRIBE}, Redis 7) sends a signal to its channel's shard only, so on Cluster
+ * signals are sharded ({@link SignalMode#SHARDED}) and plain elsewhere; {@link #mode()} says which. A sharded
+ * subscription follows its channel's slot to a new master after a failover or a resharding: signals published
+ * while it moves are lost like any other, and {@link SignalListener#onMissed} runs once it is confirmed there.
  *
  * @param <T> the signal's payload type
  */

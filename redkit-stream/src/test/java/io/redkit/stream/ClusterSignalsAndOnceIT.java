@@ -5,7 +5,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import io.redkit.testing.DeploymentExtension;
 import io.redkit.testing.RedisCluster;
 
-/** {@link SignalsAndOnceContract} on a real 3+3 Cluster: a PUBLISH reaches subscribers on every node. */
+/** {@link SignalsAndOnceContract} on a real 3+3 Cluster, where signals travel as sharded pub/sub. */
 class ClusterSignalsAndOnceIT extends SignalsAndOnceContract {
 
     @RegisterExtension

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import io.redkit.KeySchema;
 import io.redkit.Redkit;
+import io.redkit.Topology;
 import io.redkit.testing.Deployment;
 
 /**
@@ -126,7 +127,12 @@ abstract class SignalsAndOnceContract extends StreamFixture {
         Inbox inbox = new Inbox();
         subscriber.subscribe(name, inbox);
 
-        redkit.commands().publish(name, "<not json>".getBytes(StandardCharsets.UTF_8));
+        byte[] garbage = "<not json>".getBytes(StandardCharsets.UTF_8);
+        if (subscriber.mode() == SignalMode.SHARDED) {
+            redkit.commands().spublish(name, garbage);
+        } else {
+            redkit.commands().publish(name, garbage);
+        }
         subscriber.publish(name, new Invalidation("good"));
 
         assertThat(inbox.next()).isEqualTo("good");
@@ -135,8 +141,10 @@ abstract class SignalsAndOnceContract extends StreamFixture {
     }
 
     @Test
-    void signalsTravelAsPlainPubSubUntilCoreOffersShardedPubSub() {
-        assertThat(signals(client()).mode()).isEqualTo(SignalMode.PUBSUB);
+    void signalsAreShardedOnClusterAndPlainElsewhere() {
+        Redkit redkit = client();
+        assertThat(signals(redkit).mode())
+                .isEqualTo(redkit.topology() == Topology.CLUSTER ? SignalMode.SHARDED : SignalMode.PUBSUB);
     }
 
     @Test

@@ -3,7 +3,7 @@ package io.redkit.stream.internal;
 import io.redkit.RedisPubSub;
 import io.redkit.stream.SignalMode;
 
-/** How signal bytes travel: plain pub/sub, or (once redkit-core offers it) sharded pub/sub on Cluster. */
+/** How signal bytes travel: plain pub/sub, or sharded pub/sub on Cluster. */
 interface SignalTransport {
 
     SignalMode mode();

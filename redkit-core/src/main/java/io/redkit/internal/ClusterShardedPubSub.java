@@ -1,0 +1,412 @@
+package io.redkit.internal;
+
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.redkit.Outcome;
+import io.redkit.RedkitException;
+import io.redkit.RedkitTimer;
+
+/**
+ * Sharded pub/sub (SSUBSCRIBE, Redis 7) on Cluster. A shard channel lives in the hash slot of its name, and only
+ * the shard that owns the slot carries its messages, so a subscription must sit on that shard's master and must
+ * follow the slot when it moves.
+ *
+ * <p>Written here because Lettuce (7.7) does neither: a Cluster pub/sub connection sends SSUBSCRIBE to its default
+ * node, whichever slots that node owns, and when a failover or a resharding moves the slot, the server ends the
+ * subscription with an unsolicited SUNSUBSCRIBE that nobody answers. So each channel is subscribed on the node
+ * connection of its slot's master, and {@link #reconcile} moves it whenever the owner changes (on the server's
+ * SUNSUBSCRIBE, on a dropped node connection, and on a short tick while anything is unconfirmed). Lettuce still
+ * sends SSUBSCRIBE again when a node connection reconnects.
+ *
+ * <p>A subscription is left where it is while its node stays in the owning shard: after a graceful failover
+ * the server ends it on the demoted master, and Lettuce's slot map may still name that node when it is sent
+ * again; a replica accepts SSUBSCRIBE for its master's slots and forwards the shard's messages, so moving it
+ * once more to the new master would only open another gap.
+ *
+ * <p>Whatever ended a confirmed subscription (a drop, a move) may have lost messages: {@link #isConnected()} is
+ * false from then on, and once every channel is confirmed again the reconnect actions run, then it is true.
+ * Messages are taken only from the node a channel is subscribed on now, so a late re-subscription on the old
+ * owner (now a replica of the same shard, which also forwards the shard's messages) delivers nothing twice.
+ */
+public final class ClusterShardedPubSub implements PubSubSeam {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterShardedPubSub.class);
+    private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long REFRESH_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final Supplier<StatefulRedisClusterPubSubConnection<String, byte[]>> connector;
+    private final Runnable refreshTopology;
+    private final RedkitTimer timer;
+    private final Duration timeout;
+    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
+    /** Node connections that carry this object's listeners, by node id. Guarded by this. */
+    private final Map<String, StatefulRedisPubSubConnection<String, byte[]>> watched = new ConcurrentHashMap<>();
+    private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
+    private volatile StatefulRedisClusterPubSubConnection<String, byte[]> connection;
+    /** A confirmed subscription ended since the link was last whole: messages may have been missed. */
+    private volatile boolean gap;
+    private volatile boolean closed;
+    private long refreshedAt = System.nanoTime() - REFRESH_EVERY_NANOS;
+    private RedkitTimer.Scheduled tick;
+
+    /** A wanted channel: its listeners, and the node it is subscribed on. Written under the outer lock. */
+    private static final class Channel {
+        final String name;
+        final int slot;
+        final List<Listener> listeners = new CopyOnWriteArrayList<>();
+        /** Completes when the server first confirms the subscription. */
+        final CompletableFuture<Void> firstConfirmed = new CompletableFuture<>();
+        /** The node SSUBSCRIBE was sent to, or null when it must be sent (again). */
+        volatile String node;
+        volatile boolean confirmed;
+        long sentAt;
+        Throwable lastError;
+
+        Channel(String name) {
+            this.name = name;
+            this.slot = SlotHash.getSlot(name);
+        }
+    }
+
+    /**
+     * Creates the seam; {@code connector} opens the Cluster pub/sub connection when first needed, and
+     * {@code refreshTopology} asks Lettuce to reload the slot map without waiting for it.
+     */
+    public ClusterShardedPubSub(Supplier<StatefulRedisClusterPubSubConnection<String, byte[]>> connector,
+            Runnable refreshTopology, RedkitTimer timer, Duration timeout) {
+        this.connector = connector;
+        this.refreshTopology = refreshTopology;
+        this.timer = timer;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Subscription subscribe(String channel, Listener listener) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(listener, "listener");
+        if (channel.isEmpty()) {
+            throw new IllegalArgumentException("channel must not be empty");
+        }
+        connection();
+        Channel ch;
+        synchronized (this) {
+            ch = channels.computeIfAbsent(channel, Channel::new);
+            ch.listeners.add(listener);
+            reconcile();
+        }
+        try {
+            awaitConfirmed(ch);
+        } catch (RuntimeException e) {
+            unsubscribe(channel, listener);
+            throw e;
+        }
+        return PubSubSupport.subscription(channel, () -> unsubscribe(channel, listener));
+    }
+
+    @Override
+    public AutoCloseable onReconnect(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        connection();
+        reconnectActions.add(action);
+        return () -> reconnectActions.remove(action);
+    }
+
+    @Override
+    public boolean isConnected() {
+        if (closed || connection == null || gap) {
+            return false;
+        }
+        for (Channel ch : channels.values()) {
+            String node = ch.node;
+            StatefulRedisPubSubConnection<String, byte[]> c = node == null ? null : watched.get(node);
+            if (!ch.confirmed || c == null || !c.isOpen()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private synchronized void unsubscribe(String channel, Listener listener) {
+        Channel ch = channels.get(channel);
+        if (ch == null || !ch.listeners.remove(listener) || !ch.listeners.isEmpty()) {
+            return;
+        }
+        channels.remove(channel);
+        if (ch.node != null) {
+            leave(ch.node, channel);
+        }
+        completeIfConfirmed(); // nothing to wait for any more on this channel
+    }
+
+    private StatefulRedisClusterPubSubConnection<String, byte[]> connection() {
+        StatefulRedisClusterPubSubConnection<String, byte[]> c = connection;
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            if (closed) {
+                throw new RedkitException("sharded pub/sub used after close; not executed", Outcome.NOT_EXECUTED,
+                        null);
+            }
+            if (connection == null) {
+                connection = connector.get();
+                scheduleTick();
+            }
+            return connection;
+        }
+    }
+
+    /*
+     * Sends SSUBSCRIBE for every channel that is not on its slot's master, as far as Lettuce's slot map knows.
+     * A channel whose SSUBSCRIBE went unanswered for a whole timeout (a node that is down for good) is sent
+     * again, and the slot map is reloaded, at most once a second, so that a failover is found without waiting
+     * for Lettuce's periodic refresh.
+     */
+    private void reconcile() {
+        StatefulRedisClusterPubSubConnection<String, byte[]> c = connection;
+        if (closed || c == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        boolean refresh = false;
+        for (Channel ch : channels.values()) {
+            RedisClusterNode owner = c.getPartitions().getMasterBySlot(ch.slot);
+            if (owner == null) {
+                refresh = true;
+                continue;
+            }
+            String id = owner.getNodeId();
+            if (id.equals(ch.node)) {
+                if (!ch.confirmed && now - ch.sentAt > timeout.toNanos()) {
+                    refresh = true;
+                    send(c, ch, id, now);
+                }
+                continue;
+            }
+            if (ch.confirmed && isReplicaOf(c.getPartitions(), ch.node, id)) {
+                continue; // it forwards the shard's messages too, so nothing is missed there
+            }
+            if (ch.node != null) {
+                leave(ch.node, ch.name); // the slot moved away from it
+            }
+            if (ch.confirmed) {
+                gap = true;
+            }
+            send(c, ch, id, now);
+        }
+        if (refresh && now - refreshedAt > REFRESH_EVERY_NANOS) {
+            refreshedAt = now;
+            refreshTopology.run();
+        }
+        completeIfConfirmed();
+    }
+
+    private static boolean isReplicaOf(Partitions partitions, String nodeId, String masterId) {
+        RedisClusterNode node = nodeId == null ? null : partitions.getPartitionByNodeId(nodeId);
+        return node != null && masterId.equals(node.getSlaveOf());
+    }
+
+    private void send(StatefulRedisClusterPubSubConnection<String, byte[]> c, Channel ch, String nodeId, long now) {
+        ch.node = nodeId;
+        ch.confirmed = false;
+        ch.sentAt = now;
+        c.getConnectionAsync(nodeId)
+                .thenCompose(node -> {
+                    watch(nodeId, node);
+                    return node.async().ssubscribe(ch.name).toCompletableFuture();
+                })
+                .whenComplete((ignored, error) -> {
+                    if (error == null) {
+                        confirmed(ch.name, nodeId);
+                    } else {
+                        failed(ch, nodeId, error);
+                    }
+                });
+    }
+
+    /** Best effort: the old owner may be down, and a message it still sends is dropped by {@link #deliver}. */
+    private void leave(String nodeId, String channel) {
+        StatefulRedisPubSubConnection<String, byte[]> node = watched.get(nodeId);
+        if (node != null && node.isOpen()) {
+            node.async().sunsubscribe(channel);
+        }
+    }
+
+    private synchronized void watch(String nodeId, StatefulRedisPubSubConnection<String, byte[]> node) {
+        if (watched.put(nodeId, node) == node) {
+            return;
+        }
+        node.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void smessage(String channel, byte[] message) {
+                deliver(nodeId, channel, message);
+            }
+
+            @Override
+            public void ssubscribed(String channel, long count) {
+                confirmed(channel, nodeId);
+            }
+
+            @Override
+            public void sunsubscribed(String channel, long count) {
+                ended(channel, nodeId);
+            }
+        });
+        node.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
+                dropped(nodeId);
+            }
+
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+                // Lettuce sends SSUBSCRIBE for the channels it tracks; the confirmations complete the link.
+            }
+        });
+    }
+
+    private synchronized void confirmed(String channel, String nodeId) {
+        Channel ch = channels.get(channel);
+        if (ch == null || !nodeId.equals(ch.node)) {
+            return;
+        }
+        ch.confirmed = true;
+        ch.lastError = null;
+        ch.firstConfirmed.complete(null);
+        completeIfConfirmed();
+    }
+
+    private synchronized void failed(Channel ch, String nodeId, Throwable error) {
+        if (ch.confirmed || !nodeId.equals(ch.node)) {
+            return;
+        }
+        ch.node = null; // sent again by the next reconcile, to whichever node owns the slot by then
+        ch.lastError = error;
+        if (System.nanoTime() - refreshedAt > REFRESH_EVERY_NANOS) {
+            refreshedAt = System.nanoTime();
+            refreshTopology.run(); // a MOVED reply means the slot map is stale
+        }
+    }
+
+    /** The server ended a subscription: its slot moved (failover, resharding), or it was asked to. */
+    private synchronized void ended(String channel, String nodeId) {
+        Channel ch = channels.get(channel);
+        if (ch == null || !nodeId.equals(ch.node)) {
+            return;
+        }
+        if (ch.confirmed) {
+            gap = true;
+        }
+        ch.confirmed = false;
+        ch.node = null;
+        refreshedAt = System.nanoTime();
+        refreshTopology.run();
+    }
+
+    /** A node connection dropped: its channels miss messages until Lettuce re-subscribes them, or they move. */
+    private synchronized void dropped(String nodeId) {
+        long now = System.nanoTime();
+        for (Channel ch : channels.values()) {
+            if (nodeId.equals(ch.node)) {
+                if (ch.confirmed) {
+                    gap = true;
+                }
+                ch.confirmed = false;
+                ch.sentAt = now;
+            }
+        }
+    }
+
+    /*
+     * As in DefaultRedisPubSub: the reconnect actions run once every channel is confirmed again, and only then
+     * does the link say connected, so that a listener that resynchronises does so after the gap has closed.
+     */
+    private void completeIfConfirmed() {
+        if (!gap) {
+            return;
+        }
+        for (Channel ch : channels.values()) {
+            if (!ch.confirmed) {
+                return;
+            }
+        }
+        reconnectActions.forEach(action -> PubSubSupport.runQuietly(action, log, "sharded pub/sub reconnect action"));
+        gap = false;
+    }
+
+    private void deliver(String nodeId, String channel, byte[] message) {
+        Channel ch = channels.get(channel);
+        if (ch == null || !nodeId.equals(ch.node)) {
+            return;
+        }
+        for (Listener l : ch.listeners) {
+            PubSubSupport.runQuietly(() -> l.onMessage(channel, message), log,
+                    "sharded pub/sub listener on '" + channel + "'");
+        }
+    }
+
+    private void scheduleTick() {
+        try {
+            tick = timer.schedule(this::onTick, TICK_NANOS);
+        } catch (RejectedExecutionException e) {
+            // the client is closing
+        }
+    }
+
+    private void onTick() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            reconcile();
+        }
+        scheduleTick();
+    }
+
+    private void awaitConfirmed(Channel ch) {
+        PubSubSupport.await("SSUBSCRIBE " + ch.name, ch.firstConfirmed, timeout, () -> {
+            synchronized (this) {
+                return ch.lastError;
+            }
+        });
+    }
+
+    /** Closes the Cluster pub/sub connection and its node connections, if they were ever opened. */
+    @Override
+    public void close() {
+        StatefulConnection<?, ?> opened;
+        synchronized (this) {
+            closed = true;
+            if (tick != null) {
+                tick.cancel();
+            }
+            opened = connection;
+        }
+        // Outside the lock: Lettuce's close waits for the event loop, whose disconnect events take this lock.
+        if (opened != null) {
+            opened.close();
+        }
+    }
+}
