@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.health.actuate.endpoint.SimpleStatusAggregator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.boot.EnvironmentPostProcessor;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,11 +47,15 @@ class MetadataTest {
     }
 
     @Test
-    void degradedOutranksUpAndOutOfServiceOutranksDegraded() {
+    void degradedOutranksUpAndOutOfServiceOutranksDegraded() throws Exception {
+        Properties factories = new Properties();
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring.factories")) {
+            factories.load(in);
+        }
+        assertThat(factories.getProperty(EnvironmentPostProcessor.class.getName()))
+                .isEqualTo(HealthStatusOrder.class.getName());
         StandardEnvironment environment = new StandardEnvironment();
-        SpringFactoriesLoader.forDefaultResourceLocation().load(EnvironmentPostProcessor.class).stream()
-                .filter(HealthStatusOrder.class::isInstance)
-                .forEach(p -> p.postProcessEnvironment(environment, new SpringApplication()));
+        new HealthStatusOrder().postProcessEnvironment(environment, new SpringApplication());
         String order = environment.getProperty(HealthStatusOrder.PROPERTY);
         assertThat(order).isEqualTo(HealthStatusOrder.ORDER);
         SimpleStatusAggregator aggregator = new SimpleStatusAggregator(order.split(","));

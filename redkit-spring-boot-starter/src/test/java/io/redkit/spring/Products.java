@@ -56,8 +56,18 @@ class Products {
 
     /** The service whose methods Spring caches. */
     static class Catalog {
-        final AtomicInteger loads = new AtomicInteger();
-        volatile CountDownLatch gate = new CountDownLatch(0);
+        private final AtomicInteger loads = new AtomicInteger();
+        private volatile CountDownLatch gate = new CountDownLatch(0);
+
+        /** How many calls reached the method (through a proxy: fields of the proxy are not the bean's). */
+        public int loads() {
+            return loads.get();
+        }
+
+        /** Holds the method's callers until {@code gate} opens. */
+        public void hold(CountDownLatch value) {
+            this.gate = value;
+        }
 
         @Cacheable(cacheNames = "products", sync = true)
         public Product find(long id) throws InterruptedException {

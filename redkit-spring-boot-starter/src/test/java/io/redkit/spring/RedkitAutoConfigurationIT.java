@@ -47,7 +47,7 @@ class RedkitAutoConfigurationIT {
     @Test
     void startsFromRedkitProperties() {
         runner.withPropertyValues("redkit.url=" + redis.url() + "?timeout=500ms", "redkit.name=catalog",
-                "redkit.command-timeout=150ms", "redkit.pool.max-size=7").run(context -> {
+                "redkit.command-timeout=150ms", "redkit.pool.max-size=7", "redkit.pool.max-idle=5").run(context -> {
                     assertThat(context).hasNotFailed().hasSingleBean(Redkit.class);
                     Redkit redkit = context.getBean(Redkit.class);
                     assertThat(redkit.config().name()).isEqualTo("catalog");
