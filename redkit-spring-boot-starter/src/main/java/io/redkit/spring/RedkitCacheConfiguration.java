@@ -4,6 +4,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -31,15 +32,24 @@ class RedkitCacheConfiguration {
         return new RedkitCacheManager(redkit, properties.getCache());
     }
 
-    /** The cache health contributor, {@code redkitCache}. */
+    /**
+     * The cache health contributor, {@code redkitCache}, when Spring Boot's health API is there; off with
+     * {@code management.health.redkit-cache.enabled=false}. Two levels, because the "enabled" condition's class is
+     * itself part of that API: the outer class keeps it from being read without it.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
     static class Health {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "redkitCacheHealthIndicator")
-        RedkitCacheHealthIndicator redkitCacheHealthIndicator(RedkitCacheManager caches) {
-            return new RedkitCacheHealthIndicator(caches);
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("redkit-cache")
+        static class Enabled {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "redkitCacheHealthIndicator")
+            RedkitCacheHealthIndicator redkitCacheHealthIndicator(RedkitCacheManager caches) {
+                return new RedkitCacheHealthIndicator(caches);
+            }
         }
     }
 

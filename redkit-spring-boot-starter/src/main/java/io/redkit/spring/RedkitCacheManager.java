@@ -1,6 +1,7 @@
 package io.redkit.spring;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -30,7 +31,7 @@ public final class RedkitCacheManager implements CacheManager, AutoCloseable {
             built.values().forEach(RedkitSpringCache::close);
             throw e;
         }
-        this.caches = Map.copyOf(built);
+        this.caches = Collections.unmodifiableMap(built);
     }
 
     /** The cache of that name, or null when it is not configured. */

@@ -1,6 +1,8 @@
 package io.redkit.spring;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -48,15 +50,24 @@ public final class RedkitLimiters {
                 throw new IllegalArgumentException("when-unavailable is required: FAIL_OPEN or FAIL_CLOSED (whether"
                         + " an outage of Redis lets traffic through is the service's decision)");
             }
-            Algorithm algorithm = Algorithm.valueOf(spec.getAlgorithm().trim().toUpperCase(java.util.Locale.ROOT));
-            LimiterConfig.Builder b = LimiterConfig.builder(name).whenUnavailable(UnavailablePolicy.valueOf(
-                    spec.getWhenUnavailable().trim().toUpperCase(java.util.Locale.ROOT)));
+            Algorithm algorithm = named(Algorithm.class, "algorithm", spec.getAlgorithm());
+            LimiterConfig.Builder b = LimiterConfig.builder(name).whenUnavailable(named(UnavailablePolicy.class,
+                    "when-unavailable", spec.getWhenUnavailable()));
             for (RedkitLimitProperties.Rate rate : spec.getLimits()) {
                 b.limit(limit(algorithm, rate));
             }
             return b.build();
         } catch (IllegalArgumentException | NullPointerException e) {
             throw new IllegalArgumentException(prefix + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static <E extends Enum<E>> E named(Class<E> type, String field, String value) {
+        try {
+            return Enum.valueOf(type, value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + " must be one of " + Arrays.toString(type.getEnumConstants())
+                    + ", was '" + value + "'", e);
         }
     }
 

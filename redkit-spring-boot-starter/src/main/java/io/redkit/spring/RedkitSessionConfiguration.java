@@ -2,6 +2,7 @@ package io.redkit.spring;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -31,15 +32,23 @@ class RedkitSessionConfiguration {
         return b.build();
     }
 
-    /** The sessions health contributor, {@code redkitSessions}. */
+    /**
+     * The sessions health contributor, {@code redkitSessions}, when Spring Boot's health API is there; off with
+     * {@code management.health.redkit-sessions.enabled=false} (two levels: see {@link RedkitCacheConfiguration}).
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
     static class Health {
 
-        @Bean
-        @ConditionalOnMissingBean(name = "redkitSessionsHealthIndicator")
-        RedkitSessionsHealthIndicator redkitSessionsHealthIndicator(RedkitSessions sessions) {
-            return new RedkitSessionsHealthIndicator(sessions);
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("redkit-sessions")
+        static class Enabled {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "redkitSessionsHealthIndicator")
+            RedkitSessionsHealthIndicator redkitSessionsHealthIndicator(RedkitSessions sessions) {
+                return new RedkitSessionsHealthIndicator(sessions);
+            }
         }
     }
 }

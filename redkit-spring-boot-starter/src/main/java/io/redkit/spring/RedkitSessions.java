@@ -18,7 +18,7 @@ public final class RedkitSessions {
     private final Redkit redkit;
     private final SessionConfig config;
     private Class<?> type;
-    private SessionStore<?> store;
+    private volatile SessionStore<?> store;
 
     /** Sessions over {@code redkit} with {@code config}. */
     public RedkitSessions(Redkit redkit, SessionConfig config) {
@@ -45,8 +45,9 @@ public final class RedkitSessions {
     }
 
     /** The store's health, or empty before the store is built. */
-    public synchronized Optional<SessionHealth> health() {
-        return store == null ? Optional.empty() : Optional.of(store.health());
+    public Optional<SessionHealth> health() {
+        SessionStore<?> built = store;
+        return built == null ? Optional.empty() : Optional.of(built.health());
     }
 
     /** The store's configuration. */

@@ -104,7 +104,8 @@ class FeatureBeansIT {
         runner().withPropertyValues("redkit.limit.limiters.api.when-unavailable=SOMETIMES",
                 "redkit.limit.limiters.api.limits[0].permits=2", "redkit.limit.limiters.api.limits[0].period=1s")
                 .run(context -> assertThat(RedkitAutoConfigurationIT.messages(context.getStartupFailure()))
-                        .contains("redkit.limit.limiters.api").contains("SOMETIMES"));
+                        .contains("redkit.limit.limiters.api: when-unavailable must be one of [FAIL_OPEN, FAIL_CLOSED],"
+                                + " was 'SOMETIMES'"));
     }
 
     @Test

@@ -166,6 +166,14 @@ class RedkitAutoConfigurationIT {
     }
 
     @Test
+    void healthContributorsCanBeSwitchedOffLikeSpringBootsOwn() {
+        connected().withPropertyValues("management.health.redkit-cache.enabled=false",
+                "management.health.redkit-sessions.enabled=false").run(context -> assertThat(context)
+                        .hasSingleBean(RedkitCacheManager.class).doesNotHaveBean("redkitCacheHealthIndicator")
+                        .doesNotHaveBean("redkitSessionsHealthIndicator"));
+    }
+
+    @Test
     void noCacheManagerWithoutConfiguredCachesOrBesideTheApplicationsOwn() {
         runner.withPropertyValues("redkit.url=" + redis.url())
                 .run(context -> assertThat(context).doesNotHaveBean(CacheManager.class));
