@@ -235,6 +235,24 @@ class SpringCacheIT {
         });
     }
 
+    @Test
+    void plainCacheableStillAnswersWhileRedisIsDownAndFillsAgainAfter() {
+        runner().run(context -> {
+            Catalog catalog = context.getBean(Catalog.class);
+            redis.kill();
+            for (long id = 300; id < 306; id++) {
+                assertThat(catalog.findNotSync(id)).isEqualTo(new Product(id, "product " + id));
+            }
+            assertThat(context.getBean(RedkitCacheHealthIndicator.class).health().getStatus())
+                    .isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            redis.restart();
+            await().atMost(Duration.ofSeconds(15)).until(() -> context.getBean(RedkitCacheHealthIndicator.class)
+                    .health().getStatus().equals(Status.UP));
+            catalog.findNotSync(300);
+            assertThat(redis.command("EXISTS", "cache.products:{300}")).isEqualTo(1L);
+        });
+    }
+
     @SuppressWarnings("unchecked")
     private static CacheAside<Object, Object> aside(AssertableApplicationContext context) {
         return (CacheAside<Object, Object>) context.getBean(CacheManager.class).getCache("products").getNativeCache();

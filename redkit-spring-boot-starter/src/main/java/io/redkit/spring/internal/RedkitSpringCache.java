@@ -4,9 +4,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.cache.Cache;
 import org.springframework.cache.support.SimpleValueWrapper;
 
+import io.redkit.RedkitException;
 import io.redkit.Redkit;
 import io.redkit.cache.CacheAside;
 import io.redkit.cache.CacheCodec;
@@ -21,12 +24,15 @@ import io.redkit.spring.RedkitCacheProperties;
  * across instances, TTL jitter, the breaker, and a null result cached as a short "not found". Values are JSON of
  * the cache's declared value type and nothing else.
  *
- * <p>Writes follow cache-aside: {@link #evict} and {@link #clear} delete (prefix deletion for a clear); {@link #put}
- * deletes, then fills the key with the value through the fill lease, so a load that began before it cannot write
- * its older value afterwards. A write Redis cannot take throws redkit's exception, which Spring hands to its
- * {@code CacheErrorHandler}: the entry may live until its TTL, and the caller should know.
+ * <p>Writes follow cache-aside: {@link #evict} and {@link #clear} delete (prefix deletion for a clear), and throw
+ * redkit's exception when Redis cannot be told, which Spring hands to its {@code CacheErrorHandler}: the entry may
+ * live until its TTL, and the caller should know. {@link #put} deletes, then fills the key with the value through
+ * the fill lease, so a load that began before it cannot write its older value afterwards; it runs after the
+ * method did its work, so a put Redis cannot take is logged, not thrown (nor tried while the breaker is open).
  */
 public final class RedkitSpringCache implements Cache {
+
+    private static final Logger log = LoggerFactory.getLogger(RedkitSpringCache.class);
 
     private final CacheAside<CacheCall, Object> aside;
     private final ValueType valueType;
@@ -107,7 +113,18 @@ public final class RedkitSpringCache implements Cache {
     @Override
     public void put(Object key, Object value) {
         valueType.check(value);
-        aside.invalidate(List.of(CacheCall.lookup(key)));
+        if (!aside.health().isHealthy()) {
+            // The breaker skips Redis: a plain @Cacheable's put after each miss must not pay a timeout each.
+            log.debug("cache '{}': put of {} skipped while Redis is skipped", aside.name(), key);
+            return;
+        }
+        try {
+            aside.invalidate(List.of(CacheCall.lookup(key)));
+        } catch (RedkitException e) {
+            log.warn("cache '{}': put of {} not written; an older entry may be served until its TTL: {}",
+                    aside.name(), key, e.toString());
+            return;
+        }
         load(CacheCall.load(key, () -> value));
     }
 
