@@ -118,12 +118,24 @@ class FeatureBeansIT {
             assertThatThrownBy(() -> queues.queue("orders", Account.class))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("one payload type per queue");
             List<Order> received = new CopyOnWriteArrayList<>();
-            try (Workers workers = orders.start(m -> received.add(m.payload()))) {
+            Workers workers = orders.start(m -> received.add(m.payload()));
+            try {
                 orders.publish(new Order(9));
                 await().atMost(Duration.ofSeconds(10)).until(() -> received.contains(new Order(9)));
+            } finally {
+                workers.close();
             }
             assertThat(queues.queue("unlisted", Order.class).config().maxDeliveries()).isEqualTo(5);
         });
+    }
+
+    @Test
+    void aBadLockOrSessionSettingFailsStartUpNamingIt() {
+        runner().withPropertyValues("redkit.lock.ttl=50ms").run(context ->
+                assertThat(RedkitAutoConfigurationIT.messages(context.getStartupFailure())).contains("ttl must be"));
+        runner().withPropertyValues("redkit.session.idle-timeout=2h", "redkit.session.absolute-lifetime=1h")
+                .run(context -> assertThat(RedkitAutoConfigurationIT.messages(context.getStartupFailure()))
+                        .contains("absoluteLifetime (PT1H) must be at least the idleTimeout (PT2H)"));
     }
 
     @Test

@@ -106,6 +106,10 @@ class RedkitAutoConfigurationIT {
             assertThat(context).hasFailed();
             assertThat(messages(context.getStartupFailure())).contains("connectTimeout must be positive");
         });
+        connected().withPropertyValues("redkit.pool.max-size=5").run(context ->
+                assertThat(messages(context.getStartupFailure())).contains("maxIdle must be 0-5 (maxSize), was 10"));
+        connected().withPropertyValues("redkit.name=two words").run(context ->
+                assertThat(messages(context.getStartupFailure())).contains("name must be"));
     }
 
     @Test
