@@ -72,7 +72,8 @@ public final class ArchitectureRules {
                 .because("only redkit-core sees Lettuce and Netty (DESIGN §2.10)"));
         rules.add(noClasses().should().dependOnClassesThat(DescribedPredicate.describe(
                 "are in another module's internal package", (JavaClass c) -> c.getPackageName().startsWith(CORE)
-                        && c.getPackageName().contains(".internal") && !c.getPackageName().startsWith(rootPackage + ".")))
+                        && c.getPackageName().contains(".internal")
+                        && !c.getPackageName().startsWith(rootPackage + ".")))
                 .because("modules build on each other's API; internal types may change in any release"));
         rules.add(publicApiExposesNoInternalType());
         check(classes, rules);
