@@ -30,6 +30,9 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
  *   <li>no module reaches into another module's {@code internal} package;
  *   <li>public API types do not expose an {@code internal} type in a public signature.
  * </ul>
+ *
+ * <p>A module on top of the features (the starter) is checked by {@link #checkIntegration}: the same rules but
+ * the one against depending on feature modules.
  */
 public final class ArchitectureRules {
 
@@ -51,6 +54,27 @@ public final class ArchitectureRules {
         rules.add(noClasses().should().dependOnClassesThat(otherRedkitThan(featurePackage))
                 .because("a feature module depends on redkit-core's API only: not on core's internal, not on"
                         + " another feature module"));
+        rules.add(publicApiExposesNoInternalType());
+        check(classes, rules);
+    }
+
+    /**
+     * Checks a module that sits on top of the features (the Spring Boot starter, rooted at {@code rootPackage}): it
+     * may use every module's API, but no Lettuce or Netty type and no other module's {@code internal}, and its
+     * public API exposes no {@code internal} type.
+     *
+     * @throws AssertionError listing every violation
+     */
+    public static void checkIntegration(String rootPackage) {
+        JavaClasses classes = mainClasses(rootPackage);
+        List<ArchRule> rules = new ArrayList<>();
+        rules.add(noClasses().should().dependOnClassesThat().resideInAnyPackage("io.lettuce..", "io.netty..")
+                .because("only redkit-core sees Lettuce and Netty (DESIGN §2.10)"));
+        rules.add(noClasses().should().dependOnClassesThat(DescribedPredicate.describe(
+                "are in another module's internal package", (JavaClass c) -> c.getPackageName().startsWith(CORE)
+                        && c.getPackageName().contains(".internal")
+                        && !c.getPackageName().startsWith(rootPackage + ".")))
+                .because("modules build on each other's API; internal types may change in any release"));
         rules.add(publicApiExposesNoInternalType());
         check(classes, rules);
     }

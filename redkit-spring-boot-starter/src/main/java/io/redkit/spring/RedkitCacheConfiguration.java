@@ -1,0 +1,65 @@
+package io.redkit.spring;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+import io.redkit.Redkit;
+import io.redkit.cache.CacheAside;
+import io.redkit.spring.health.RedkitCacheHealthIndicator;
+
+/**
+ * The {@link RedkitCacheManager} when redkit-cache is on the class path, at least one cache is configured and the
+ * application has no {@code CacheManager} of its own; with its health contributor when Spring Boot's health API
+ * is there.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({CacheAside.class, org.springframework.cache.CacheManager.class})
+@Conditional(RedkitCacheConfiguration.CachesConfigured.class)
+@ConditionalOnMissingBean(org.springframework.cache.CacheManager.class)
+class RedkitCacheConfiguration {
+
+    @Bean(destroyMethod = "close")
+    RedkitCacheManager cacheManager(Redkit redkit, RedkitProperties properties) {
+        return new RedkitCacheManager(redkit, properties.getCache());
+    }
+
+    /**
+     * The cache health contributor, {@code redkitCache}, when Spring Boot's health API is there; off with
+     * {@code management.health.redkit-cache.enabled=false}. Two levels, because the "enabled" condition's class is
+     * itself part of that API: the outer class keeps it from being read without it.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+    static class Health {
+
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnEnabledHealthIndicator("redkit-cache")
+        static class Enabled {
+
+            @Bean
+            @ConditionalOnMissingBean(name = "redkitCacheHealthIndicator")
+            RedkitCacheHealthIndicator redkitCacheHealthIndicator(RedkitCacheManager caches) {
+                return new RedkitCacheHealthIndicator(caches);
+            }
+        }
+    }
+
+    /** Matches when {@code redkit.cache.caches} names at least one cache. */
+    static final class CachesConfigured implements Condition {
+
+        @Override
+        public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+            return Binder.get(context.getEnvironment()).bind("redkit.cache.caches", Bindable.mapOf(String.class,
+                    Object.class)).map(m -> !m.isEmpty()).orElse(false);
+        }
+    }
+}

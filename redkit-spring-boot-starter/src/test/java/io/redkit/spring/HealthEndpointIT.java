@@ -1,0 +1,79 @@
+package io.redkit.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.redkit.spring.Products.Catalog;
+import io.redkit.spring.health.HealthStatusOrder;
+import io.redkit.spring.health.RedkitCacheHealthIndicator;
+import io.redkit.testing.RedisServerExtension;
+
+/** The actuator's health endpoint with the starter's contributors and status order, against a real redis-server. */
+class HealthEndpointIT {
+
+    @RegisterExtension
+    final RedisServerExtension redis = RedisServerExtension.standalone();
+
+    private ApplicationContextRunner runner() {
+        return new ApplicationContextRunner()
+                .withInitializer(context -> new HealthStatusOrder().postProcessEnvironment(context.getEnvironment(),
+                        new SpringApplication()))
+                .withConfiguration(AutoConfigurations.of(RedkitAutoConfiguration.class,
+                        HealthContributorAutoConfiguration.class, HealthContributorRegistryAutoConfiguration.class,
+                        HealthEndpointAutoConfiguration.class))
+                .withUserConfiguration(Products.App.class)
+                .withPropertyValues("redkit.url=" + redis.url(),
+                        "redkit.cache.caches.products.value-type=" + Products.Product.class.getName(),
+                        "redkit.cache.caches.products.breaker-window=2",
+                        "spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=health");
+    }
+
+    @Test
+    void aDegradedCacheMakesTheServiceDegradedAndItsRecoveryUp() {
+        runner().run(context -> {
+            HealthEndpoint endpoint = context.getBean(HealthEndpoint.class);
+            assertThat(endpoint.health().getStatus()).isEqualTo(Status.UP);
+            redis.pause();
+            Catalog catalog = context.getBean(Catalog.class);
+            for (long id = 1; id < 5; id++) {
+                catalog.find(id);
+            }
+            HealthDescriptor health = endpoint.healthForPath("redkitCache");
+            assertThat(health.getStatus()).isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            assertThat(endpoint.health().getStatus()).isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            redis.resume();
+            await().atMost(Duration.ofSeconds(10)).until(() -> endpoint.health().getStatus().equals(Status.UP));
+        });
+    }
+
+    @Test
+    void sessionsOutOfServiceOutrankADegradedCache() {
+        runner().run(context -> {
+            HealthEndpoint endpoint = context.getBean(HealthEndpoint.class);
+            context.getBean(RedkitSessions.class).store(FeatureBeansIT.Account.class);
+            redis.kill();
+            Catalog catalog = context.getBean(Catalog.class);
+            for (long id = 1; id < 5; id++) {
+                catalog.find(id);
+            }
+            assertThat(endpoint.healthForPath("redkitCache").getStatus())
+                    .isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            assertThat(endpoint.healthForPath("redkitSessions").getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+            assertThat(endpoint.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
+        });
+    }
+}
