@@ -173,4 +173,54 @@ class ClusterShardedPubSubIT {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> shardSubscribers(owner, channel) == 0);
     }
+
+    @Test
+    void channelsOfSeveralSlotsOnOneNodeAreAllSubscribedAgainAfterADrop() {
+        Redkit subscriber = client();
+        RedisPubSub pubSub = subscriber.shardedPubSub();
+        RedisServer owner = cluster.get().masters().get(1);
+        String first = channelOn(owner);
+        String second = channelOn(owner);
+        while (SlotHash.getSlot(second) == SlotHash.getSlot(first)) {
+            second = channelOn(owner);
+        }
+        List<String> received = new CopyOnWriteArrayList<>();
+        AtomicInteger reconnects = new AtomicInteger();
+        pubSub.subscribe(first, (ch, m) -> received.add(ch));
+        pubSub.subscribe(second, (ch, m) -> received.add(ch));
+        pubSub.onReconnect(reconnects::incrementAndGet);
+
+        // Lettuce re-subscribes both in one SSUBSCRIBE, which the server refuses: they span two slots.
+        owner.command("CLIENT", "KILL", "TYPE", "pubsub");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> reconnects.get() == 1 && pubSub.isConnected());
+        assertThat(shardSubscribers(owner, first)).isEqualTo(1);
+        assertThat(shardSubscribers(owner, second)).isEqualTo(1);
+        Redkit publisher = client();
+        publisher.commands().spublish(first, bytes("a"));
+        publisher.commands().spublish(second, bytes("b"));
+        String secondChannel = second;
+        await().atMost(Duration.ofSeconds(5)).until(() -> received.containsAll(List.of(first, secondChannel)));
+    }
+
+    @Test
+    void leavingAChannelAndTakingItAgainIsNotTakenForAMove() {
+        Redkit subscriber = client();
+        RedisPubSub pubSub = subscriber.shardedPubSub();
+        RedisServer owner = cluster.get().masters().get(2);
+        String channel = channelOn(owner);
+        List<String> received = new CopyOnWriteArrayList<>();
+        AtomicInteger reconnects = new AtomicInteger();
+        pubSub.onReconnect(reconnects::incrementAndGet);
+
+        pubSub.subscribe(channel, (ch, m) -> { }).close();
+        pubSub.subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
+
+        holdFor(Duration.ofSeconds(1)); // the reply to the SUNSUBSCRIBE has long arrived
+        assertThat(pubSub.isConnected()).isTrue();
+        assertThat(shardSubscribers(owner, channel)).isEqualTo(1);
+        client().commands().spublish(channel, bytes("still here"));
+        await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("still here"));
+        assertThat(reconnects).hasValue(0);
+    }
 }

@@ -2,6 +2,7 @@ package io.redkit.internal;
 
 import java.net.SocketAddress;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,8 +38,9 @@ import io.redkit.RedkitTimer;
  * node, whichever slots that node owns, and when a failover or a resharding moves the slot, the server ends the
  * subscription with an unsolicited SUNSUBSCRIBE that nobody answers. So each channel is subscribed on the node
  * connection of its slot's master, and {@link #reconcile} moves it whenever the owner changes (on the server's
- * SUNSUBSCRIBE, on a dropped node connection, and on a short tick while anything is unconfirmed). Lettuce still
- * sends SSUBSCRIBE again when a node connection reconnects.
+ * SUNSUBSCRIBE, on a dropped node connection, and on a 200 ms tick that acts on what is unconfirmed). After a
+ * node connection reconnects, each of its channels is sent again on its own: Lettuce's own re-subscription is one
+ * SSUBSCRIBE for all of them, which the server refuses (CROSSSLOT) when they span slots.
  *
  * <p>A subscription is left where it is while its node stays in the owning shard: after a graceful failover
  * the server ends it on the demoted master, and Lettuce's slot map may still name that node when it is sent
@@ -64,6 +66,8 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     /** Node connections that carry this object's listeners, by node id. Guarded by this. */
     private final Map<String, StatefulRedisPubSubConnection<String, byte[]>> watched = new ConcurrentHashMap<>();
     private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
+    /** Our SUNSUBSCRIBEs not answered yet, by node id and channel. Guarded by this. */
+    private final Map<String, Integer> leaving = new HashMap<>();
     private volatile StatefulRedisClusterPubSubConnection<String, byte[]> connection;
     /** A confirmed subscription ended since the link was last whole: messages may have been missed. */
     private volatile boolean gap;
@@ -114,9 +118,11 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         synchronized (this) {
             ch = channels.computeIfAbsent(channel, Channel::new);
             ch.listeners.add(listener);
-            reconcile();
         }
         try {
+            synchronized (this) {
+                reconcile();
+            }
             awaitConfirmed(ch);
         } catch (RuntimeException e) {
             unsubscribe(channel, listener);
@@ -162,7 +168,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
     private StatefulRedisClusterPubSubConnection<String, byte[]> connection() {
         StatefulRedisClusterPubSubConnection<String, byte[]> c = connection;
-        if (c != null) {
+        if (c != null && !closed) {
             return c;
         }
         synchronized (this) {
@@ -216,9 +222,8 @@ public final class ClusterShardedPubSub implements PubSubSeam {
             }
             send(c, ch, id, now);
         }
-        if (refresh && now - refreshedAt > REFRESH_EVERY_NANOS) {
-            refreshedAt = now;
-            refreshTopology.run();
+        if (refresh) {
+            refreshSoon();
         }
         completeIfConfirmed();
     }
@@ -232,9 +237,19 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         ch.node = nodeId;
         ch.confirmed = false;
         ch.sentAt = now;
-        c.getConnectionAsync(nodeId)
+        CompletableFuture<StatefulRedisPubSubConnection<String, byte[]>> opening;
+        try {
+            opening = c.getConnectionAsync(nodeId);
+        } catch (RuntimeException e) {
+            failed(ch, nodeId, e); // a node id the slot map dropped between two reads of it
+            return;
+        }
+        opening
                 .thenCompose(node -> {
                     watch(nodeId, node);
+                    if (!isCurrent(ch, nodeId)) {
+                        return CompletableFuture.completedFuture(null); // unsubscribed or moved while it opened
+                    }
                     return node.async().ssubscribe(ch.name).toCompletableFuture();
                 })
                 .whenComplete((ignored, error) -> {
@@ -246,12 +261,46 @@ public final class ClusterShardedPubSub implements PubSubSeam {
                 });
     }
 
+    private boolean isCurrent(Channel ch, String nodeId) {
+        return channels.get(ch.name) == ch && nodeId.equals(ch.node);
+    }
+
     /** Best effort: the old owner may be down, and a message it still sends is dropped by {@link #deliver}. */
     private void leave(String nodeId, String channel) {
         StatefulRedisPubSubConnection<String, byte[]> node = watched.get(nodeId);
         if (node != null && node.isOpen()) {
-            node.async().sunsubscribe(channel);
+            unsubscribeOn(nodeId, node, channel);
         }
+    }
+
+    /*
+     * The server's reply to our own SUNSUBSCRIBE looks like the one it sends unasked when a slot moves; counting
+     * ours tells them apart, so that leaving a channel and subscribing it again on the same node is not taken
+     * for a move.
+     */
+    private synchronized void unsubscribeOn(String nodeId, StatefulRedisPubSubConnection<String, byte[]> node,
+            String channel) {
+        leaving.merge(nodeId + '\n' + channel, 1, Integer::sum);
+        node.async().sunsubscribe(channel).whenComplete((ignored, error) -> {
+            if (error != null) {
+                answered(nodeId, channel); // no reply will come
+            }
+        });
+    }
+
+    /** Whether this SUNSUBSCRIBE reply answers one of ours; counts it off if so. */
+    private synchronized boolean answered(String nodeId, String channel) {
+        String key = nodeId + '\n' + channel;
+        Integer pending = leaving.get(key);
+        if (pending == null) {
+            return false;
+        }
+        if (pending == 1) {
+            leaving.remove(key);
+        } else {
+            leaving.put(key, pending - 1);
+        }
+        return true;
     }
 
     private synchronized void watch(String nodeId, StatefulRedisPubSubConnection<String, byte[]> node) {
@@ -266,12 +315,17 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
             @Override
             public void ssubscribed(String channel, long count) {
-                confirmed(channel, nodeId);
+                if (!confirmed(channel, nodeId)) {
+                    // Lettuce re-subscribed, after a reconnect, a channel that moved or was closed meanwhile.
+                    unsubscribeOn(nodeId, node, channel);
+                }
             }
 
             @Override
             public void sunsubscribed(String channel, long count) {
-                ended(channel, nodeId);
+                if (!answered(nodeId, channel)) {
+                    ended(channel, nodeId);
+                }
             }
         });
         node.addListener(new RedisConnectionStateListener() {
@@ -282,20 +336,36 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
             @Override
             public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-                // Lettuce sends SSUBSCRIBE for the channels it tracks; the confirmations complete the link.
+                reconnected(nodeId);
             }
         });
     }
 
-    private synchronized void confirmed(String channel, String nodeId) {
+    /** Whether the channel is wanted on that node: a confirmation from anywhere else is stale. */
+    private synchronized boolean confirmed(String channel, String nodeId) {
         Channel ch = channels.get(channel);
         if (ch == null || !nodeId.equals(ch.node)) {
-            return;
+            return false;
         }
         ch.confirmed = true;
         ch.lastError = null;
         ch.firstConfirmed.complete(null);
         completeIfConfirmed();
+        return true;
+    }
+
+    /*
+     * Lettuce re-subscribes a reconnected node's shard channels in one SSUBSCRIBE, which the server refuses
+     * (CROSSSLOT) when they span slots. So each of them is sent again, one per command, by the next reconcile;
+     * SSUBSCRIBE is idempotent, so a channel Lettuce did get back is merely confirmed twice.
+     */
+    private synchronized void reconnected(String nodeId) {
+        long due = System.nanoTime() - timeout.toNanos() - 1;
+        for (Channel ch : channels.values()) {
+            if (nodeId.equals(ch.node) && !ch.confirmed) {
+                ch.sentAt = due;
+            }
+        }
     }
 
     private synchronized void failed(Channel ch, String nodeId, Throwable error) {
@@ -304,9 +374,15 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         }
         ch.node = null; // sent again by the next reconcile, to whichever node owns the slot by then
         ch.lastError = error;
-        if (System.nanoTime() - refreshedAt > REFRESH_EVERY_NANOS) {
-            refreshedAt = System.nanoTime();
-            refreshTopology.run(); // a MOVED reply means the slot map is stale
+        refreshSoon(); // a MOVED reply means the slot map is stale
+    }
+
+    /** Reloads the slot map, at most once a second whatever asks: K channels ending at once ask K times. */
+    private void refreshSoon() {
+        long now = System.nanoTime();
+        if (now - refreshedAt > REFRESH_EVERY_NANOS) {
+            refreshedAt = now;
+            refreshTopology.run();
         }
     }
 
@@ -321,8 +397,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         }
         ch.confirmed = false;
         ch.node = null;
-        refreshedAt = System.nanoTime();
-        refreshTopology.run();
+        refreshSoon();
     }
 
     /** A node connection dropped: its channels miss messages until Lettuce re-subscribes them, or they move. */
@@ -376,11 +451,15 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     }
 
     private void onTick() {
-        synchronized (this) {
-            if (closed) {
-                return;
+        try {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+                reconcile();
             }
-            reconcile();
+        } catch (RuntimeException e) {
+            log.warn("sharded pub/sub: reconciling subscriptions failed; trying again at the next tick", e);
         }
         scheduleTick();
     }
