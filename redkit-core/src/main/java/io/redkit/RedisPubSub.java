@@ -34,7 +34,8 @@ public interface RedisPubSub {
     /**
      * Runs {@code action} each time the subscriber connection comes back after a drop, once the server has
      * confirmed every subscription again: messages published meanwhile are gone, and none is being missed any
-     * more. Closing the returned handle removes the action.
+     * more. The actions run on a pool thread (the common pool), not on the I/O thread, and {@link #isConnected()}
+     * turns true only once they have all returned. Closing the returned handle removes the action.
      */
     AutoCloseable onReconnect(Runnable action);
 

@@ -97,4 +97,26 @@ class PubSubReconnectIT {
             assertThat(received).containsExactly("one", "two");
         }
     }
+
+    @Test
+    void reconnectActionsRunOffTheIoThreadSoTheyMayCallRedis() {
+        try (Redkit redkit = Redkit.connect(redis.url())) {
+            for (RedisPubSub pubSub : List.of(redkit.pubSub(), redkit.shardedPubSub())) {
+                pubSub.subscribe("resync", (ch, m) -> { });
+                List<String> threads = new CopyOnWriteArrayList<>();
+                List<String> read = new CopyOnWriteArrayList<>();
+                pubSub.onReconnect(() -> {
+                    threads.add(Thread.currentThread().getName());
+                    redkit.commands().setString("resync:mark", "flushed", Duration.ofMinutes(1));
+                    read.add(redkit.commands().getString("resync:mark").orElse("none"));
+                });
+
+                redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+
+                await().atMost(Duration.ofSeconds(10)).until(() -> !read.isEmpty() && pubSub.isConnected());
+                assertThat(read).containsExactly("flushed");
+                assertThat(threads).noneMatch(name -> name.startsWith("lettuce-"));
+            }
+        }
+    }
 }

@@ -71,6 +71,10 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     private volatile StatefulRedisClusterPubSubConnection<String, byte[]> connection;
     /** A confirmed subscription ended since the link was last whole: messages may have been missed. */
     private volatile boolean gap;
+    /** The reconnect actions of a closed gap are running: messages flow, but the listeners are resynchronising. */
+    private volatile boolean resyncing;
+    /** How many gaps opened so far; a resync that finishes after a newer one leaves {@link #resyncing} alone. */
+    private long gaps;
     private volatile boolean closed;
     private long refreshedAt = System.nanoTime() - REFRESH_EVERY_NANOS;
     private RedkitTimer.Scheduled tick;
@@ -141,7 +145,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
     @Override
     public boolean isConnected() {
-        if (closed || connection == null || gap) {
+        if (closed || connection == null || gap || resyncing) {
             return false;
         }
         for (Channel ch : channels.values()) {
@@ -218,7 +222,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
                 leave(ch.node, ch.name); // the slot moved away from it
             }
             if (ch.confirmed) {
-                gap = true;
+                openGap();
             }
             send(c, ch, id, now);
         }
@@ -393,7 +397,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
             return;
         }
         if (ch.confirmed) {
-            gap = true;
+            openGap();
         }
         ch.confirmed = false;
         ch.node = null;
@@ -406,7 +410,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         for (Channel ch : channels.values()) {
             if (nodeId.equals(ch.node)) {
                 if (ch.confirmed) {
-                    gap = true;
+                    openGap();
                 }
                 ch.confirmed = false;
                 ch.sentAt = now;
@@ -427,8 +431,21 @@ public final class ClusterShardedPubSub implements PubSubSeam {
                 return;
             }
         }
-        reconnectActions.forEach(action -> PubSubSupport.runQuietly(action, log, "sharded pub/sub reconnect action"));
         gap = false;
+        resyncing = true;
+        long opened = gaps;
+        PubSubSupport.resync(reconnectActions, log, "sharded pub/sub reconnect action", () -> resynced(opened));
+    }
+
+    private void openGap() {
+        gap = true;
+        gaps++;
+    }
+
+    private synchronized void resynced(long opened) {
+        if (gaps == opened) {
+            resyncing = false;
+        }
     }
 
     private void deliver(String nodeId, String channel, byte[] message) {

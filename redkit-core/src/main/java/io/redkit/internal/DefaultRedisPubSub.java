@@ -46,6 +46,8 @@ public final class DefaultRedisPubSub implements PubSubSeam {
     private volatile StatefulRedisPubSubConnection<String, byte[]> connection;
     /** Changed on connection events only, under this object's lock; read without it. */
     private volatile Link link = Link.UP;
+    /** How many drops so far; a resync that finishes after a newer drop leaves the link alone. Guarded by this. */
+    private long drops;
     private volatile boolean closed;
 
     /** Where the subscriber connection stands; messages are missed unless UP. */
@@ -55,7 +57,9 @@ public final class DefaultRedisPubSub implements PubSubSeam {
         /** Dropped; Lettuce reconnects. */
         DOWN,
         /** Reconnected; waiting for the server to confirm every subscription again. */
-        RESUBSCRIBING
+        RESUBSCRIBING,
+        /** Every subscription confirmed; the reconnect actions are running. */
+        RESYNCING
     }
 
     /** Which pub/sub the connection speaks. */
@@ -194,6 +198,7 @@ public final class DefaultRedisPubSub implements PubSubSeam {
 
     private synchronized void dropped() {
         link = Link.DOWN;
+        drops++;
         unconfirmed.clear();
     }
 
@@ -221,8 +226,15 @@ public final class DefaultRedisPubSub implements PubSubSeam {
         if (link != Link.RESUBSCRIBING || !unconfirmed.isEmpty()) {
             return;
         }
-        reconnectActions.forEach(action -> PubSubSupport.runQuietly(action, log, "pub/sub reconnect action"));
-        link = Link.UP;
+        link = Link.RESYNCING;
+        long drop = drops;
+        PubSubSupport.resync(reconnectActions, log, "pub/sub reconnect action", () -> resynced(drop));
+    }
+
+    private synchronized void resynced(long drop) {
+        if (link == Link.RESYNCING && drops == drop) {
+            link = Link.UP;
+        }
     }
 
     private void deliver(String channel, byte[] message) {

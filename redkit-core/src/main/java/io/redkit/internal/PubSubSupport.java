@@ -1,6 +1,7 @@
 package io.redkit.internal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -66,6 +67,21 @@ final class PubSubSupport {
         } catch (RuntimeException e) {
             log.warn("{} failed", what, e);
         }
+    }
+
+    /**
+     * Runs the reconnect actions (user code: a near cache's flush) off the event loop and outside the seam's lock,
+     * then {@code done}: an action that calls Redis must not wait for the thread that would read its reply.
+     */
+    static void resync(List<Runnable> actions, Logger log, String what, Runnable done) {
+        List<Runnable> snapshot = List.copyOf(actions);
+        CompletableFuture.runAsync(() -> {
+            try {
+                snapshot.forEach(action -> runQuietly(action, log, what));
+            } finally {
+                done.run();
+            }
+        });
     }
 
     private static Throwable unwrap(Throwable error) {
