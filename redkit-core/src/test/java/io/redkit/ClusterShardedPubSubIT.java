@@ -44,6 +44,21 @@ class ClusterShardedPubSubIT {
         clients.clear();
     }
 
+    /** What a subscriber saw: the messages' text, and how often it was told it may have missed some. */
+    private static final class Inbox implements RedisPubSub.Listener {
+        final List<String> received = new CopyOnWriteArrayList<>();
+        final AtomicInteger reconnects = new AtomicInteger();
+
+        Inbox(RedisPubSub pubSub) {
+            pubSub.onReconnect(reconnects::incrementAndGet);
+        }
+
+        @Override
+        public void onMessage(String channel, byte[] message) {
+            received.add(new String(message, StandardCharsets.UTF_8));
+        }
+    }
+
     /** A channel name whose slot {@code master} owns. */
     private static String channelOn(RedisServer master) {
         for (int i = 0; ; i++) {
@@ -118,10 +133,10 @@ class ClusterShardedPubSubIT {
         Redkit subscriber = client();
         Redkit publisher = client();
         RedisPubSub pubSub = subscriber.shardedPubSub();
-        List<String> received = new CopyOnWriteArrayList<>();
-        AtomicInteger reconnects = new AtomicInteger();
-        pubSub.subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
-        pubSub.onReconnect(reconnects::incrementAndGet);
+        Inbox inbox = new Inbox(pubSub);
+        List<String> received = inbox.received;
+        AtomicInteger reconnects = inbox.reconnects;
+        pubSub.subscribe(channel, inbox);
         publisher.commands().spublish(channel, bytes("before"));
         await().atMost(Duration.ofSeconds(5)).until(() -> received.contains("before"));
 
@@ -147,10 +162,10 @@ class ClusterShardedPubSubIT {
         RedisPubSub pubSub = subscriber.shardedPubSub();
         RedisServer owner = cluster.get().masters().get(2);
         String channel = channelOn(owner);
-        List<String> received = new CopyOnWriteArrayList<>();
-        AtomicInteger reconnects = new AtomicInteger();
-        pubSub.subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
-        pubSub.onReconnect(reconnects::incrementAndGet);
+        Inbox inbox = new Inbox(pubSub);
+        List<String> received = inbox.received;
+        AtomicInteger reconnects = inbox.reconnects;
+        pubSub.subscribe(channel, inbox);
 
         owner.command("CLIENT", "KILL", "TYPE", "pubsub");
 
@@ -209,12 +224,12 @@ class ClusterShardedPubSubIT {
         RedisPubSub pubSub = subscriber.shardedPubSub();
         RedisServer owner = cluster.get().masters().get(2);
         String channel = channelOn(owner);
-        List<String> received = new CopyOnWriteArrayList<>();
-        AtomicInteger reconnects = new AtomicInteger();
-        pubSub.onReconnect(reconnects::incrementAndGet);
+        Inbox inbox = new Inbox(pubSub);
+        List<String> received = inbox.received;
+        AtomicInteger reconnects = inbox.reconnects;
 
         pubSub.subscribe(channel, (ch, m) -> { }).close();
-        pubSub.subscribe(channel, (ch, m) -> received.add(new String(m, StandardCharsets.UTF_8)));
+        pubSub.subscribe(channel, inbox);
 
         holdFor(Duration.ofSeconds(1)); // the reply to the SUNSUBSCRIBE has long arrived
         assertThat(pubSub.isConnected()).isTrue();

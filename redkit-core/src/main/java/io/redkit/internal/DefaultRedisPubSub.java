@@ -15,9 +15,11 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.pubsub.api.async.RedisPubSubAsyncCommands;
 import io.redkit.Outcome;
 import io.redkit.RedisPubSub;
 import io.redkit.RedkitException;
@@ -62,12 +64,42 @@ public final class DefaultRedisPubSub implements PubSubSeam {
         RESYNCING
     }
 
-    /** Which pub/sub the connection speaks. */
+    /** Which pub/sub the connection speaks: its two commands. */
     public enum Kind {
         /** SUBSCRIBE/UNSUBSCRIBE; messages arrive as {@code message}. */
-        CLASSIC,
+        CLASSIC("SUBSCRIBE") {
+            @Override
+            RedisFuture<Void> subscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel) {
+                return commands.subscribe(channel);
+            }
+
+            @Override
+            void unsubscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel) {
+                commands.unsubscribe(channel);
+            }
+        },
         /** SSUBSCRIBE/SUNSUBSCRIBE; messages arrive as {@code smessage}. */
-        SHARDED
+        SHARDED("SSUBSCRIBE") {
+            @Override
+            RedisFuture<Void> subscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel) {
+                return commands.ssubscribe(channel);
+            }
+
+            @Override
+            void unsubscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel) {
+                commands.sunsubscribe(channel);
+            }
+        };
+
+        private final String subscribeCommand;
+
+        Kind(String subscribeCommand) {
+            this.subscribeCommand = subscribeCommand;
+        }
+
+        abstract RedisFuture<Void> subscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel);
+
+        abstract void unsubscribe(RedisPubSubAsyncCommands<String, byte[]> commands, String channel);
     }
 
     /** Creates the seam; {@code connector} opens the subscriber connection when first needed. */
@@ -90,13 +122,8 @@ public final class DefaultRedisPubSub implements PubSubSeam {
         forChannel.add(listener);
         // SUBSCRIBE is idempotent on the server, so a second listener of a channel may send it again safely.
         try {
-            if (kind == Kind.SHARDED) {
-                PubSubSupport.await("SSUBSCRIBE " + channel, c.async().ssubscribe(channel).toCompletableFuture(), timeout,
-                        () -> null);
-            } else {
-                PubSubSupport.await("SUBSCRIBE " + channel, c.async().subscribe(channel).toCompletableFuture(), timeout,
-                        () -> null);
-            }
+            PubSubSupport.await(kind.subscribeCommand + " " + channel,
+                    kind.subscribe(c.async(), channel).toCompletableFuture(), timeout, () -> null);
         } catch (RuntimeException e) {
             // Lettuce tracks a channel only once the server confirmed it: a listener left here would wait for a
             // re-subscription that never comes, and hold the link RESUBSCRIBING for good.
@@ -130,12 +157,7 @@ public final class DefaultRedisPubSub implements PubSubSeam {
         }
         StatefulRedisPubSubConnection<String, byte[]> c = connection;
         if (last && c != null && !closed && c.isOpen()) {
-            // Best effort: a stray message for it finds no listener.
-            if (kind == Kind.SHARDED) {
-                c.async().sunsubscribe(channel);
-            } else {
-                c.async().unsubscribe(channel);
-            }
+            kind.unsubscribe(c.async(), channel); // best effort: a stray message for it finds no listener
         }
     }
 
