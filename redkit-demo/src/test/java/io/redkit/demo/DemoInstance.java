@@ -1,0 +1,117 @@
+package io.redkit.demo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.redkit.testing.PostgresServer;
+import io.redkit.testing.RedisServer;
+
+/**
+ * One running redkit-demo for a test, started in this JVM the way {@code main} starts it (same {@link Backends}
+ * check, same properties), on a real redis-server and a real PostgreSQL, and spoken to over HTTP only.
+ */
+final class DemoInstance implements AutoCloseable {
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final ConfigurableApplicationContext context;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI base;
+
+    private DemoInstance(ConfigurableApplicationContext context) {
+        this.context = context;
+        int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+        this.base = URI.create("http://127.0.0.1:" + port);
+    }
+
+    /** A fresh database on the JVM's shared PostgreSQL server, for one test class's instances. */
+    static String freshDatabase() {
+        return PostgresServer.shared().createDatabase("demo_" + ProcessHandle.current().pid() + "_"
+                + DATABASES.incrementAndGet());
+    }
+
+    /** Starts an instance on {@code redis} and the database {@code jdbcUrl}, with extra {@code --name=value} args. */
+    static DemoInstance start(RedisServer redis, String jdbcUrl, String... args) {
+        List<String> all = new ArrayList<>(List.of("--server.port=0", "--logging.level.root=WARN",
+                "--logging.level.io.redkit.demo=INFO"));
+        all.addAll(List.of(args));
+        return new DemoInstance(DemoApplication.run(Map.of(Backends.REDIS_URL, redis.url(), Backends.DATABASE_URL,
+                jdbcUrl), all.toArray(String[]::new)));
+    }
+
+    URI uri(String path) {
+        return base.resolve(path);
+    }
+
+    HttpResponse<String> get(String path, String... headers) {
+        return send(request(path, headers).GET());
+    }
+
+    HttpResponse<String> post(String path, String json, String... headers) {
+        return send(request(path, headers).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    HttpResponse<String> put(String path, String json, String... headers) {
+        return send(request(path, headers).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** {@code /ops/stats} as JSON. */
+    JsonNode stats() {
+        return json(get("/ops/stats"));
+    }
+
+    /** The product queries this instance has sent to PostgreSQL. */
+    long dbQueries() {
+        return stats().path("db").path("productQueries").asLong();
+    }
+
+    static JsonNode json(HttpResponse<String> response) {
+        try {
+            return JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON (" + response.statusCode() + "): " + response.body(), e);
+        }
+    }
+
+    private HttpRequest.Builder request(String path, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return b;
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        context.close();
+    }
+}
