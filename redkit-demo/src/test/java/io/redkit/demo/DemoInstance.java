@@ -73,6 +73,17 @@ final class DemoInstance implements AutoCloseable {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** {@code POST /login}, with the session cookie {@code cookie} ({@code name=value}) when not null. */
+    HttpResponse<String> login(String user, String password, String cookie) {
+        String body = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
+        return cookie == null ? post("/login", body) : post("/login", body, "Cookie", cookie);
+    }
+
+    /** The {@code name=value} of the response's session cookie. */
+    static String cookie(HttpResponse<String> response) {
+        return response.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+    }
+
     /** {@code /ops/stats} as JSON. */
     JsonNode stats() {
         return json(get("/ops/stats"));

@@ -175,24 +175,24 @@ class DemoServiceIT {
 
     @Test
     void loginSetsASecureCookieAndMeNeedsIt() {
-        HttpResponse<String> login = login("alice", "wonderland", null);
+        HttpResponse<String> login = demo.login("alice", "wonderland", null);
         String setCookie = login.headers().firstValue("Set-Cookie").orElseThrow();
-        String cookie = cookie(login);
+        String cookie = DemoInstance.cookie(login);
 
         assertThat(login.statusCode()).isEqualTo(200);
         assertThat(setCookie).startsWith("__Host-sid=").contains("Secure", "HttpOnly", "SameSite=Lax", "Path=/");
         assertThat(DemoInstance.json(demo.get("/me", "Cookie", cookie)).path("id").asText()).isEqualTo("alice");
         assertThat(demo.get("/me").statusCode()).isEqualTo(401);
         assertThat(demo.get("/me", "Cookie", "__Host-sid=not-a-session").statusCode()).isEqualTo(401);
-        assertThat(login("alice", "wrong", null).statusCode()).isEqualTo(401);
-        assertThat(login("mallory", "wonderland", null).statusCode()).isEqualTo(401);
+        assertThat(demo.login("alice", "wrong", null).statusCode()).isEqualTo(401);
+        assertThat(demo.login("mallory", "wonderland", null).statusCode()).isEqualTo(401);
     }
 
     @Test
     void aLoginOnTopOfASessionRotatesItsId() {
-        String first = cookie(login("alice", "wonderland", null));
+        String first = DemoInstance.cookie(demo.login("alice", "wonderland", null));
 
-        String second = cookie(login("bob", "builder", first));
+        String second = DemoInstance.cookie(demo.login("bob", "builder", first));
 
         assertThat(second).isNotEqualTo(first);
         assertThat(demo.get("/me", "Cookie", first).statusCode()).isEqualTo(401);
@@ -201,9 +201,9 @@ class DemoServiceIT {
 
     @Test
     void logoutEndsTheSessionAndLogoutEverywhereEndsThemAll() {
-        String one = cookie(login("bob", "builder", null));
-        String two = cookie(login("bob", "builder", null));
-        String three = cookie(login("bob", "builder", null));
+        String one = DemoInstance.cookie(demo.login("bob", "builder", null));
+        String two = DemoInstance.cookie(demo.login("bob", "builder", null));
+        String three = DemoInstance.cookie(demo.login("bob", "builder", null));
 
         HttpResponse<String> logout = demo.post("/logout", "", "Cookie", one);
         HttpResponse<String> everywhere = demo.post("/logout-everywhere", "", "Cookie", two);
@@ -229,16 +229,6 @@ class DemoServiceIT {
         assertThat(prometheus.body()).contains("demo_db_product_queries", "redkit_");
     }
 
-    static HttpResponse<String> login(String user, String password, String cookie) {
-        String body = "{\"username\":\"" + user + "\",\"password\":\"" + password + "\"}";
-        return cookie == null ? demo.post("/login", body) : demo.post("/login", body, "Cookie", cookie);
-    }
-
-    /** The {@code name=value} of the response's session cookie. */
-    static String cookie(HttpResponse<String> response) {
-        return response.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
-    }
-
     static <T> List<T> concurrently(int n, Callable<T> call) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(n);
         try {
@@ -262,7 +252,11 @@ class DemoServiceIT {
     }
 
     static long count(String sql, Object param) throws SQLException {
-        try (Connection c = DriverManager.getConnection(database); PreparedStatement ps = c.prepareStatement(sql)) {
+        return countIn(database, sql, param);
+    }
+
+    static long countIn(String jdbcUrl, String sql, Object param) throws SQLException {
+        try (Connection c = DriverManager.getConnection(jdbcUrl); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setObject(1, param);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

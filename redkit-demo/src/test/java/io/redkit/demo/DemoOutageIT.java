@@ -1,0 +1,133 @@
+package io.redkit.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.redkit.testing.RedisServer;
+
+/**
+ * The service while its Redis is gone, frozen (SIGSTOP) or killed, and after it returns: product reads still
+ * answer from PostgreSQL, sessions answer 503 (never anonymous) within a second, health says degraded and not
+ * ready, orders are still taken, and all of it comes back without restarting the service.
+ */
+class DemoOutageIT {
+
+    private static final Duration RECOVERY = Duration.ofSeconds(20);
+
+    RedisServer redis;
+    String database;
+    DemoInstance demo;
+
+    @BeforeEach
+    void start() {
+        redis = RedisServer.start();
+        database = DemoInstance.freshDatabase();
+        demo = DemoInstance.start(redis, database, "--demo.report.enabled=false", "--demo.outbox.interval=500ms");
+    }
+
+    @AfterEach
+    void stop() {
+        if (demo != null) {
+            demo.close();
+        }
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    void aFrozenRedisDegradesTheServiceAndItRecoversWhenRedisWakes() throws Exception {
+        String alice = DemoInstance.cookie(demo.login("alice", "wonderland", null));
+        assertThat(demo.get("/products/50").statusCode()).isEqualTo(200);
+
+        redis.pause();
+        try {
+            assertOutage(alice);
+            HttpResponse<String> order = demo.post("/orders", "{\"productId\":51,\"quantity\":1}", "Idempotency-Key",
+                    "outage-" + System.nanoTime());
+            assertThat(order.statusCode()).isEqualTo(201);
+            long orderId = DemoInstance.json(order).path("id").asLong();
+
+            redis.resume();
+
+            // The same cookie works again: the session was in Redis all along.
+            await().atMost(RECOVERY).untilAsserted(() -> assertThat(demo.get("/me", "Cookie", alice).statusCode())
+                    .isEqualTo(200));
+            assertRecovered();
+            // The order taken during the outage reached the worker through the outbox relay.
+            await().atMost(RECOVERY).untilAsserted(() -> assertThat(DemoServiceIT.countIn(database,
+                    "SELECT count(*) FROM fulfilments WHERE order_id = ?", orderId)).isEqualTo(1));
+        } finally {
+            redis.resume();
+        }
+    }
+
+    @Test
+    void aKilledRedisDegradesTheServiceAndItRecoversWhenRedisRestarts() throws Exception {
+        String alice = DemoInstance.cookie(demo.login("alice", "wonderland", null));
+        assertThat(demo.get("/products/60").statusCode()).isEqualTo(200);
+
+        redis.kill();
+        assertOutage(alice);
+
+        redis.restart();
+
+        // A restarted Redis is empty: the old session is gone (401, not 503), a new sign-in works.
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(demo.get("/me", "Cookie", alice).statusCode())
+                .isEqualTo(401));
+        String again = DemoInstance.cookie(demo.login("alice", "wonderland", null));
+        assertThat(demo.get("/me", "Cookie", again).statusCode()).isEqualTo(200);
+        assertRecovered();
+    }
+
+    private void assertOutage(String cookie) {
+        // Reads never fail because of Redis: each one is answered from PostgreSQL.
+        for (int id = 70; id < 90; id++) {
+            HttpResponse<String> read = demo.get("/products/" + id);
+            assertThat(read.statusCode()).as("GET /products/%d while Redis is away", id).isEqualTo(200);
+            assertThat(DemoInstance.json(read).path("id").asLong()).isEqualTo(id);
+        }
+        long started = System.nanoTime();
+        HttpResponse<String> me = demo.get("/me", "Cookie", cookie);
+        long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
+        assertThat(me.statusCode()).isEqualTo(503);
+        assertThat(me.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(elapsedMillis).as("GET /me answered 503 after %d ms", elapsedMillis).isLessThan(1000);
+
+        await().atMost(RECOVERY).untilAsserted(() -> {
+            demo.get("/products/90");
+            JsonNode health = DemoInstance.json(demo.get("/actuator/health"));
+            assertThat(health.path("components").path("productCache").path("status").asText()).isEqualTo("DEGRADED");
+            assertThat(health.path("components").path("redkitSessions").path("status").asText())
+                    .isEqualTo("OUT_OF_SERVICE");
+            HttpResponse<String> readiness = demo.get("/actuator/health/readiness");
+            assertThat(readiness.statusCode()).isEqualTo(503);
+            assertThat(DemoInstance.json(readiness).path("status").asText()).isEqualTo("OUT_OF_SERVICE");
+        });
+        assertThat(demo.get("/actuator/health/liveness").statusCode()).isEqualTo(200);
+    }
+
+    private void assertRecovered() {
+        await().atMost(RECOVERY).untilAsserted(() -> {
+            demo.get("/products/91");
+            JsonNode health = DemoInstance.json(demo.get("/actuator/health"));
+            assertThat(health.path("status").asText()).isEqualTo("UP");
+            assertThat(health.path("components").path("productCache").path("status").asText()).isEqualTo("UP");
+            assertThat(demo.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
+        });
+        // The cache is used again: a second read is a hit and sends no query.
+        demo.get("/products/92");
+        long queries = demo.dbQueries();
+        assertThat(demo.get("/products/92").statusCode()).isEqualTo(200);
+        assertThat(demo.dbQueries()).isEqualTo(queries);
+    }
+}
