@@ -30,7 +30,7 @@ import io.redkit.lock.jdbc.FencedWrite;
 
 /**
  * The report of the orders, once per period, whatever the number of instances. Each instance looks five times a
- * period; the one that gets the fenced lock {@code orders-report} and finds no report for the period writes it,
+ * period, at the same wall-clock moments as the others; the one that gets the fenced lock {@code orders-report} and finds no report for the period writes it,
  * through the {@link FenceGuard}: if it was paused past its lease while another instance took the lock and wrote,
  * its write is refused as stale instead of overwriting the newer one.
  */
@@ -80,8 +80,11 @@ public class ReportJob implements SmartLifecycle {
             t.setDaemon(true);
             return t;
         });
+        // Ticks on the wall clock's grid, as a cron schedule does: every instance looks at the same moments, so
+        // they really race for each period and the lock is what makes one of them run it.
         long tick = period.toMillis() / 5;
-        scheduler.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+        long toNextTick = tick - System.currentTimeMillis() % tick;
+        scheduler.scheduleAtFixedRate(this::tick, toNextTick, tick, TimeUnit.MILLISECONDS);
     }
 
     @Override
