@@ -23,8 +23,8 @@ import io.redkit.testing.RedisServer;
  * Where the service's Redis and PostgreSQL are. {@code REDIS_URL} and {@code DATABASE_URL} when they are set;
  * otherwise a real redis-server (from the PATH, or the binary in the embedded-redis jar) and a real PostgreSQL
  * (zonky's binaries) started here on free loopback ports and stopped when the service stops. Before Spring starts,
- * {@link #check()} connects to both once, so that a wrong address or password stops the start in seconds with one
- * line that says which and why.
+ * a given server is connected to once, so that a wrong address or password stops the start in seconds with one
+ * line that says which and why, rather than a page of Spring's errors.
  */
 final class Backends implements AutoCloseable {
 
@@ -62,11 +62,21 @@ final class Backends implements AutoCloseable {
         this.embeddedPostgres = postgres;
     }
 
-    /** Reads {@code REDIS_URL} and {@code DATABASE_URL} from {@code env}, starting a server for each one missing. */
+    /**
+     * Reads {@code REDIS_URL} and {@code DATABASE_URL} from {@code env}: a server given there is connected to once
+     * (a wrong address or password fails here, in seconds, before anything else starts); for one not given, a
+     * server of our own is started.
+     */
     static Backends resolve(Map<String, String> env) {
         String redisUrl = blankToNull(env.get(REDIS_URL));
         Database database = blankToNull(env.get(DATABASE_URL)) == null ? null
                 : database(env.get(DATABASE_URL).trim(), env);
+        if (redisUrl != null) {
+            checkRedis(redisUrl);
+        }
+        if (database != null) {
+            checkDatabase(database);
+        }
         RedisServer redis = null;
         PostgresServer postgres = null;
         try {
@@ -89,11 +99,10 @@ final class Backends implements AutoCloseable {
         return new Backends(redisUrl, database, redis, postgres);
     }
 
-    /** Connects to Redis and to PostgreSQL once, each within a few seconds. */
-    void check() {
+    private static void checkRedis(String url) {
         RedkitConfig config;
         try {
-            config = RedkitConfig.builder().url(redisUrl).connectTimeout(CHECK_TIMEOUT).build();
+            config = RedkitConfig.builder().url(url).connectTimeout(CHECK_TIMEOUT).build();
         } catch (RuntimeException e) {
             throw new StartupException("REDIS_URL is not usable: " + e.getMessage(), e);
         }
@@ -102,6 +111,9 @@ final class Backends implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new StartupException("cannot use Redis at " + config.maskedUrl() + ": " + rootMessage(e), e);
         }
+    }
+
+    private static void checkDatabase(Database database) {
         Properties props = new Properties();
         if (database.user() != null) {
             props.setProperty("user", database.user());
@@ -189,8 +201,10 @@ final class Backends implements AutoCloseable {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String message = root == e ? String.valueOf(e.getMessage())
-                : e.getMessage() + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        String message = String.valueOf(e.getMessage());
+        if (root != e && root.getMessage() != null && !message.contains(root.getMessage())) {
+            message += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        }
         return message.replace('\n', ' ');
     }
 

@@ -32,12 +32,11 @@ public class DemoApplication {
      * Starts the service on the servers {@code env} names (REDIS_URL, DATABASE_URL) or on servers of its own, which
      * stop when the returned context closes.
      *
-     * @throws Backends.StartupException when a server is unreachable or refuses the credentials
+     * @throws Backends.StartupException when a given server is unreachable or refuses the credentials
      */
     public static ConfigurableApplicationContext run(Map<String, String> env, String... args) {
         Backends backends = Backends.resolve(env);
         try {
-            backends.check();
             SpringApplication app = new SpringApplication(DemoApplication.class);
             app.setDefaultProperties(backends.properties());
             app.addListeners(event -> {
