@@ -44,7 +44,7 @@ import io.redkit.lab.cache.ProductReads.Window;
 public final class ColdCacheLab implements Callable<Integer> {
 
     /** Where the jar is when the lab runs from the repository root. */
-    static final Path DEFAULT_JAR = Path.of("redkit-demo", "target", "redkit-demo.jar");
+    private static final Path DEFAULT_JAR = Path.of("redkit-demo", "target", "redkit-demo.jar");
     private static final String BUILD = "./mvnw -B -q -DskipTests package";
     private static final int PRODUCTS = 10_000;
 
@@ -79,7 +79,10 @@ public final class ColdCacheLab implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    /** The report: what ran, each phase, and the breaker's timeline. Times are ms since the SIGKILL. */
+    /**
+     * The report: what ran, each phase, and the breaker's timeline. The timeline's times and Redis' restart are in ms
+     * since the SIGKILL; the breaker's closing in ms since Redis answered again.
+     */
     public record Report(String redis, String database, String service, Settings settings, Phase warm,
             Phase before, Phase during, Phase recovery, Phase after, Long breakerOpenAfterMs,
             long redisRestartedAtMs, Long breakerClosedAfterRestartMs, List<Transition> timeline,
