@@ -2,16 +2,12 @@ package io.redkit.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * {@code lab cold-cache} end to end, with short phases at a low rate: the redkit-demo jar (which the reactor builds
@@ -31,7 +27,7 @@ class ColdCacheLabIT {
                         + " root; the reactor builds redkit-demo before redkit-lab)", DEMO_JAR.toAbsolutePath().normalize())
                 .isTrue();
 
-        JsonNode json = run("lab", "cold-cache", "--json", "--jar", DEMO_JAR.toString(), "--rate", "" + RATE,
+        JsonNode json = LabRun.json("lab", "cold-cache", "--json", "--jar", DEMO_JAR.toString(), "--rate", "" + RATE,
                 "--working-set", "200", "--before-s", "2", "--during-s", "2", "--after-s", "2");
         System.out.println("[figures] ColdCacheLabIT db_qps before/during/after: " + json.at("/before/db_qps") + " / "
                 + json.at("/during/db_qps") + " / " + json.at("/after/db_qps") + ", breaker open after "
@@ -61,14 +57,5 @@ class ColdCacheLabIT {
                 .as("breaker_closed_after_restart_ms").isTrue();
         assertThat(json.at("/timeline").findValuesAsText("breaker")).contains("CLOSED", "OPEN");
         assertThat(json.at("/settings/rate").asInt()).isEqualTo(RATE);
-    }
-
-    private static JsonNode run(String... args) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = LabMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), args);
-        assertThat(code).as("exit code; stderr: %s", err).isZero();
-        return new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
     }
 }
