@@ -18,17 +18,18 @@ class ColdCacheLabIT {
     /** Failsafe runs in this module's directory. */
     private static final Path DEMO_JAR = Path.of("..", "redkit-demo", "target", "redkit-demo.jar");
     private static final int RATE = 100;
-    private static final String[] PHASES = {"warm", "before", "during", "recovery", "after"};
+    private static final String[] PHASES = {"warm", "settle", "before", "during", "recovery", "after"};
 
     @Test
     void theDatabaseTakesEveryReadWhileRedisIsDeadAndNoReadFails() throws Exception {
         assertThat(Files.isRegularFile(DEMO_JAR))
                 .as("no redkit-demo jar at %s: build it first (./mvnw -B -q -DskipTests package at the repository"
-                        + " root; the reactor builds redkit-demo before redkit-lab)", DEMO_JAR.toAbsolutePath().normalize())
+                        + " root; the reactor builds redkit-demo before redkit-lab)",
+                        DEMO_JAR.toAbsolutePath().normalize())
                 .isTrue();
 
         JsonNode json = LabRun.json("lab", "cold-cache", "--json", "--jar", DEMO_JAR.toString(), "--rate", "" + RATE,
-                "--working-set", "200", "--before-s", "2", "--during-s", "2", "--after-s", "2");
+                "--working-set", "200", "--settle-s", "1", "--before-s", "2", "--during-s", "2", "--after-s", "2");
         System.out.println("[figures] ColdCacheLabIT db_qps before/during/after: " + json.at("/before/db_qps") + " / "
                 + json.at("/during/db_qps") + " / " + json.at("/after/db_qps") + ", breaker open after "
                 + json.at("/breaker_open_after_ms") + " ms, closed " + json.at("/breaker_closed_after_restart_ms")

@@ -34,9 +34,12 @@ import io.redkit.lab.cache.ProductReads.Window;
  * the readers saw (status and latency from when each read was due) and the cache's hit ratio; and, from
  * {@code /ops/stats} polled every 50 ms, when the cache's breaker opened after the kill and closed after the restart.
  *
- * <p>The phases: {@code before} (warm cache), {@code during} (Redis dead: every read is a query), {@code recovery}
- * (Redis back, the breaker still open until its background probes close it) and {@code after} (breaker closed, but
- * the restarted Redis is empty: the phase starts with a cold cache filling up, so its queries fall second by second).
+ * <p>The phases: {@code warm} (each product of the working set read once, to fill the cache), {@code settle} (reads
+ * at the rate, so that the service's JIT, threads and connections are warm too: without it {@code before} measured
+ * a service just started, slower than the same service without its cache ten seconds later), {@code before} (warm
+ * cache), {@code during} (Redis dead: every read is a query), {@code recovery} (Redis back, the breaker still open
+ * until its background probes close it) and {@code after} (breaker closed, but the restarted Redis is empty: the
+ * phase starts with a cold cache filling up, so its queries fall second by second).
  */
 @Command(name = "cold-cache", mixinStandardHelpOptions = true,
         description = "Reads products through redkit-demo at a fixed rate while its Redis is killed and restarted"
@@ -62,6 +65,10 @@ public final class ColdCacheLab implements Callable<Integer> {
             + " (default ${DEFAULT-VALUE}; the table holds " + PRODUCTS + ")")
     int workingSet = 1000;
 
+    @Option(names = "--settle-s", description = "seconds of reads at the rate before they are measured, to warm the"
+            + " service up (default ${DEFAULT-VALUE})")
+    int settleSeconds = 5;
+
     @Option(names = "--before-s", description = "seconds of reads with a warm cache (default ${DEFAULT-VALUE})")
     int beforeSeconds = 10;
 
@@ -84,14 +91,14 @@ public final class ColdCacheLab implements Callable<Integer> {
      * since the SIGKILL; the breaker's closing in ms since Redis answered again.
      */
     public record Report(String redis, String database, String service, Settings settings, Phase warm,
-            Phase before, Phase during, Phase recovery, Phase after, Long breakerOpenAfterMs,
+            Phase settle, Phase before, Phase during, Phase recovery, Phase after, Long breakerOpenAfterMs,
             long redisRestartedAtMs, Long breakerClosedAfterRestartMs, List<Transition> timeline,
             List<Second> dbQueriesPerSecond, int statsPollErrors) {
     }
 
     /** The run's settings. */
-    public record Settings(int rate, int workingSet, int beforeS, int duringS, int afterS, int recoveryTimeoutS,
-            long statsPollMs, long requestTimeoutMs) {
+    public record Settings(int rate, int workingSet, int settleS, int beforeS, int duringS, int afterS,
+            int recoveryTimeoutS, long statsPollMs, long requestTimeoutMs) {
     }
 
     /**
@@ -118,8 +125,8 @@ public final class ColdCacheLab implements Callable<Integer> {
             err.println("lab cold-cache kills and restarts Redis, so it runs its own redis-server: drop --redis");
             return 2;
         }
-        if (rate < 1 || rate > 10_000 || workingSet < 1 || workingSet > PRODUCTS || beforeSeconds < 1
-                || duringSeconds < 1 || afterSeconds < 1 || recoveryTimeoutSeconds < 1) {
+        if (rate < 1 || rate > 10_000 || workingSet < 1 || workingSet > PRODUCTS || settleSeconds < 1
+                || beforeSeconds < 1 || duringSeconds < 1 || afterSeconds < 1 || recoveryTimeoutSeconds < 1) {
             err.println("need --rate 1..10000, --working-set 1.." + PRODUCTS + " and every -s option ≥ 1");
             return 2;
         }
@@ -143,11 +150,13 @@ public final class ColdCacheLab implements Callable<Integer> {
         ProductReads reads = new ProductReads(http, service, workingSet, rate);
         Stats cold = service.stats();
         Window warm = reads.readEachOnce();
+        Window settle = new Window();
         Window before = new Window();
         Window during = new Window();
         Window recovery = new Window();
         Window after = new Window();
-        Stats atStart = service.stats();
+        Stats atSettle = service.stats();
+        Stats atStart;
         Stats atKill;
         Stats atRestart;
         Stats atClosed;
@@ -158,7 +167,9 @@ public final class ColdCacheLab implements Callable<Integer> {
         List<Stats> samples;
         int pollErrors;
         try (OpsWatch watch = new OpsWatch(service); reads) {
-            reads.start(before);
+            reads.start(settle);
+            sleepUntil(atSettle.atNanos() + TimeUnit.SECONDS.toNanos(settleSeconds));
+            atStart = enter(service, reads, before);
             sleepUntil(atStart.atNanos() + TimeUnit.SECONDS.toNanos(beforeSeconds));
             atKill = enter(service, reads, during);
             kill = System.nanoTime();
@@ -177,11 +188,11 @@ public final class ColdCacheLab implements Callable<Integer> {
         Long openAfter = samples.stream().filter(s -> s.atNanos() > kill && s.breaker().equals("OPEN")).findFirst()
                 .map(s -> millis(s.atNanos() - kill)).orElse(null);
         return new Report(redis.describe(), database, service.describe(),
-                new Settings(rate, workingSet, beforeSeconds, duringSeconds, afterSeconds, recoveryTimeoutSeconds,
-                        OpsWatch.INTERVAL.toMillis(), ProductReads.REQUEST_TIMEOUT.toMillis()),
-                phase(warm, cold, atStart), phase(before, atStart, atKill), phase(during, atKill, atRestart),
-                phase(recovery, atRestart, atClosed), phase(after, atClosed, atEnd), openAfter,
-                millis(restarted - kill), closed.map(s -> millis(s.atNanos() - restarted)).orElse(null),
+                new Settings(rate, workingSet, settleSeconds, beforeSeconds, duringSeconds, afterSeconds,
+                        recoveryTimeoutSeconds, OpsWatch.INTERVAL.toMillis(), ProductReads.REQUEST_TIMEOUT.toMillis()),
+                phase(warm, cold, atSettle), phase(settle, atSettle, atStart), phase(before, atStart, atKill),
+                phase(during, atKill, atRestart), phase(recovery, atRestart, atClosed), phase(after, atClosed, atEnd),
+                openAfter, millis(restarted - kill), closed.map(s -> millis(s.atNanos() - restarted)).orElse(null),
                 timeline(samples, kill), perSecond(samples, kill), pollErrors);
     }
 
@@ -254,11 +265,12 @@ public final class ColdCacheLab implements Callable<Integer> {
         }
         out.println("lab cold-cache — " + report.redis() + "; " + report.database() + "; " + report.service());
         Output.table(out, rate + " reads/s open-loop over products 1.." + workingSet + "; Redis killed (SIGKILL)"
-                + " after " + beforeSeconds + " s, restarted empty " + duringSeconds + " s later",
+                + " after " + beforeSeconds + " s measured, restarted empty " + duringSeconds + " s later",
                 new String[] {"phase", "s", "reads", "non-200", "errors", "db queries/s", "hit ratio", "p50 ms",
                     "p99 ms", "max ms"}, new String[][] {
-                        row("warm", report.warm()), row("before", report.before()), row("during", report.during()),
-                        row("recovery", report.recovery()), row("after", report.after())});
+                        row("warm", report.warm()), row("settle", report.settle()), row("before", report.before()),
+                        row("during", report.during()), row("recovery", report.recovery()),
+                        row("after", report.after())});
         out.println();
         out.println("breaker " + (report.breakerOpenAfterMs() == null ? "never seen OPEN"
                 : "OPEN " + report.breakerOpenAfterMs() + " ms after the kill") + "; Redis back at "
@@ -268,7 +280,8 @@ public final class ColdCacheLab implements Callable<Integer> {
         out.println("timeline (ms since the kill):");
         report.timeline().forEach(t -> out.printf("%8d  %-9s  cache %s%n", t.ms(), t.breaker(), t.cacheStatus()));
         StringBuilder perSecond = new StringBuilder("db queries per second (s since the kill):");
-        report.dbQueriesPerSecond().forEach(s -> perSecond.append(' ').append(s.tS()).append(':').append(s.dbQueries()));
+        report.dbQueriesPerSecond().forEach(s -> perSecond.append(' ').append(s.tS()).append(':')
+                .append(s.dbQueries()));
         out.println(perSecond);
         out.flush();
     }
