@@ -7,6 +7,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import io.redkit.lab.bench.BenchCommand;
+import io.redkit.lab.cache.ColdCacheLab;
 import io.redkit.lab.cache.PipelineLab;
 import io.redkit.lab.cache.StampedeLab;
 import io.redkit.lab.client.ClientLab;
@@ -43,7 +44,7 @@ public final class LabMain implements Runnable {
     /** {@code lab …}: scenarios from the seeds, one per subcommand. */
     @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
             subcommands = {ClientLab.class, LockExpiryLab.class, StampedeLab.class, PipelineLab.class,
-                PubSubVsStreamsLab.class})
+                PubSubVsStreamsLab.class, ColdCacheLab.class})
     static final class Lab implements Runnable {
         @Override
         public void run() {

@@ -2,32 +2,18 @@ package io.redkit.lab.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.redkit.lab.LabMain;
+import io.redkit.lab.LabRun;
 
 /** {@code lab stampede} and {@code lab pipeline} end to end, with the JSON fields of DESIGN §11. */
 class LabCacheIT {
 
-    private static JsonNode run(String... args) throws Exception {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = LabMain.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8), args);
-        assertThat(code).as("exit code; stderr: %s", err).isZero();
-        return new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
-    }
-
     @Test
     void stampedeLoadsOnceWithRedkitAndOncePerMissWithoutIt() throws Exception {
-        JsonNode json = run("lab", "stampede", "--json", "--callers", "100", "--instances", "4");
+        JsonNode json = LabRun.json("lab", "stampede", "--json", "--callers", "100", "--instances", "4");
         assertThat(json.at("/callers").asInt()).isEqualTo(100);
         assertThat(json.at("/instances").asInt()).isEqualTo(4);
         // The seeds' plain cache-aside: every caller that read before the first SET landed loaded.
@@ -38,7 +24,7 @@ class LabCacheIT {
 
     @Test
     void pipelineReportsEveryWayOfReadingTheKeys() throws Exception {
-        JsonNode json = run("lab", "pipeline", "--json", "--n", "200", "--repeat", "2");
+        JsonNode json = LabRun.json("lab", "pipeline", "--json", "--n", "200", "--repeat", "2");
         assertThat(json.at("/n").asInt()).isEqualTo(200);
         for (String field : new String[] {"sequential_ms", "pipelined_ms", "mget_ms", "cache_get_all_ms"}) {
             assertThat(json.at("/" + field).asDouble()).as(field).isPositive();
