@@ -20,8 +20,10 @@ import io.redkit.stream.StreamQueue;
 
 /**
  * {@code GET /ops/stats}: what the ops page ({@code /ops.html}) shows, as JSON. Counters are this instance's; the
- * lock, the stream and the last report are read from Redis and PostgreSQL, each on its own, so that one that is
- * down shows as {@code {"unavailable": "…"}} and the rest still answers.
+ * lock's state and the stream's ({@code lock.redis}, {@code stream.redis}) are read from Redis and the last report
+ * from PostgreSQL, each on its own, so that one that cannot be read shows as {@code {"unavailable": "…"}} and the
+ * rest still answers. Fences are JSON numbers: exact in JavaScript up to 2^53, which a microsecond-based fence
+ * reaches in the year 2255.
  */
 @RestController
 public class OpsController {
@@ -61,9 +63,9 @@ public class OpsController {
         stats.put("time", Instant.now().toString());
         stats.put("cache", cache());
         stats.put("db", Map.of("productQueries", products.queries()));
-        stats.put("lock", guarded(this::lock));
+        stats.put("lock", lock());
         stats.put("limiter", rateLimit.counts());
-        stats.put("stream", guarded(this::stream));
+        stats.put("stream", stream());
         stats.put("sessions", sessions.health().status().name());
         return stats;
     }
@@ -83,33 +85,41 @@ public class OpsController {
         return m;
     }
 
+    /** This instance's view of the job, the lock in Redis and the last report in PostgreSQL, each on its own. */
     private Map<String, Object> lock() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", ReportJob.LOCK);
-        m.put("held", redkit.commands().exists(job.lockKey()) > 0);
         m.put("heldHereWithFence", job.heldFence().orElse(null));
         m.put("busy", job.busy());
         m.put("staleWritesRefused", job.stale());
-        m.put("lastReport", jdbc.query("SELECT id, instance, fence, written_at FROM reports ORDER BY id DESC LIMIT 1",
-                (rs, i) -> Map.of("period", rs.getString(1), "instance", rs.getString(2), "fence", rs.getLong(3),
-                        "writtenAt", rs.getTimestamp(4).toInstant().toString())).stream().findFirst().orElse(null));
+        m.put("lastRun", job.lastRun().orElse(null));
+        m.put("redis", guarded(() -> Map.of("held", redkit.commands().exists(job.lockKey()) > 0)));
+        m.put("lastReport", guarded(() -> jdbc.query("SELECT id, instance, fence, written_at FROM reports"
+                + " ORDER BY id DESC LIMIT 1", (rs, i) -> Map.<String, Object>of("period", rs.getString(1),
+                        "instance", rs.getString(2), "fence", rs.getLong(3),
+                        "writtenAt", rs.getTimestamp(4).toInstant().toString())).stream().findFirst().orElse(null)));
         return m;
     }
 
+    /** This instance's publishing and handling, and the stream's state in Redis. */
     private Map<String, Object> stream() {
-        QueueStats s = queue.stats();
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("length", s.length());
-        m.put("pending", s.pending());
-        m.put("lag", s.lag().isPresent() ? s.lag().getAsLong() : null);
-        m.put("deadLetters", s.deadLetters());
         m.put("published", orders.published());
         m.put("handled", worker.counts().handled());
         m.put("duplicatesSkipped", worker.counts().duplicates());
+        m.put("redis", guarded(() -> {
+            QueueStats s = queue.stats();
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("length", s.length());
+            r.put("pending", s.pending());
+            r.put("lag", s.lag().isPresent() ? s.lag().getAsLong() : null);
+            r.put("deadLetters", s.deadLetters());
+            return r;
+        }));
         return m;
     }
 
-    private static Object guarded(Supplier<Map<String, Object>> section) {
+    private static Object guarded(Supplier<?> section) {
         try {
             return section.get();
         } catch (RuntimeException e) {

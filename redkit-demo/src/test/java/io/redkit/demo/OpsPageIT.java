@@ -204,6 +204,13 @@ class OpsPageIT {
                     && number(p, "limiter-allowed") == number(before, "limiter-allowed") + 2
                     && p.get("lock-unavailable").startsWith("Unavailable: ") && p.get("lock-held").equals(NONE)
                     && p.get("stream-unavailable").startsWith("Unavailable: ") && p.get("stream-lag").equals(NONE));
+            // What does not come from Redis still shows: the last report (PostgreSQL), this instance's counters.
+            Map<String, String> p = page();
+            assertThat(p.get("report-period")).isNotEqualTo(NONE);
+            assertThat(p.get("report-unavailable")).isEmpty();
+            assertThat(p.get("lock-busy")).matches("\\d+");
+            assertThat(p.get("lock-last-run")).isEqualTo("written");
+            assertThat(p.get("stream-handled")).matches("\\d+");
             assertThat(page().get("refresh-error")).as("the service answers; only Redis is away").isEmpty();
         } finally {
             redis.restart();
