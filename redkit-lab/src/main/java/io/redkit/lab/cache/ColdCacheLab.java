@@ -135,15 +135,22 @@ public final class ColdCacheLab implements Callable<Integer> {
                     + BUILD + " at the repository root, or pass --jar");
             return 2;
         }
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2)).build();
+        // Two clients: the reads open as many connections as they have in flight, and a service they overload
+        // (its accept queue full) must not cost the lab its own look at /ops/stats, which keeps one connection.
+        HttpClient reads = client();
+        HttpClient stats = client();
         Report report;
         try (Target redis = Target.of(null); PostgresTarget database = PostgresTarget.of(null);
-                DemoService service = DemoService.start(jar, redis.url(), database.url(), http)) {
-            report = run(redis, database.describe(), service, http);
+                DemoService service = DemoService.start(jar, redis.url(), database.url(), stats)) {
+            report = run(redis, database.describe(), service, reads);
         }
         print(report);
         return 0;
+    }
+
+    private static HttpClient client() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2))
+                .build();
     }
 
     private Report run(Target redis, String database, DemoService service, HttpClient http) throws Exception {
