@@ -102,6 +102,10 @@ class DemoOutageIT {
         assertThat(me.statusCode()).isEqualTo(503);
         assertThat(me.headers().firstValue("Retry-After")).hasValue("1");
         assertThat(elapsedMillis).as("GET /me answered 503 after %d ms", elapsedMillis).isLessThan(1000);
+        // Sign-in attempts cannot be counted, so none is let through (the login limiter fails closed).
+        HttpResponse<String> login = demo.login("bob", "builder", null);
+        assertThat(login.statusCode()).isEqualTo(503);
+        assertThat(login.headers().firstValue("Set-Cookie")).isEmpty();
 
         await().atMost(RECOVERY).untilAsserted(() -> {
             demo.get("/products/90");

@@ -189,6 +189,21 @@ class DemoServiceIT {
     }
 
     @Test
+    void signInAttemptsAreLimitedPerAddressAndUsername() {
+        String user = "guesser-" + System.nanoTime();
+        for (int i = 0; i < 10; i++) {
+            assertThat(demo.login(user, "guess-" + i, null).statusCode()).isEqualTo(401);
+        }
+        HttpResponse<String> refused = demo.login(user, "guess-10", null);
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(refused.headers().firstValueAsLong("Retry-After").orElseThrow()).isPositive();
+        assertThat(refused.headers().firstValue("Set-Cookie")).isEmpty();
+        // Another username from the same address is counted apart.
+        assertThat(demo.login("guesser-other-" + System.nanoTime(), "x", null).statusCode()).isEqualTo(401);
+    }
+
+    @Test
     void aLoginOnTopOfASessionRotatesItsId() {
         String first = DemoInstance.cookie(demo.login("alice", "wonderland", null));
 
