@@ -83,6 +83,34 @@ class SpringCacheIT {
         });
     }
 
+    /** A value with java.time fields, as most entities have. */
+    record Event(long id, java.time.Instant at, java.time.LocalDate day) {
+    }
+
+    @Test
+    void valuesWithJavaTimeFieldsAreCached() {
+        runner().withPropertyValues("redkit.cache.caches.events.value-type=" + Event.class.getName()).run(context -> {
+            Cache events = context.getBean(CacheManager.class).getCache("events");
+            Event event = new Event(7, java.time.Instant.parse("2026-12-03T10:15:30.123456Z"),
+                    java.time.LocalDate.of(2026, 12, 3));
+            List<Long> loads = new ArrayList<>();
+
+            Event first = events.get(7L, () -> {
+                loads.add(7L);
+                return event;
+            });
+            Event second = events.get(7L, () -> {
+                loads.add(7L);
+                return event;
+            });
+
+            assertThat(first).isEqualTo(event);
+            assertThat(second).isEqualTo(event);
+            assertThat(loads).as("the second read is a hit, not another load").hasSize(1);
+            assertThat(redis.command("EXISTS", "cache.events:{7}")).isEqualTo(1L);
+        });
+    }
+
     @Test
     void evictMakesTheNextCallLoadAgain() {
         runner().run(context -> {
