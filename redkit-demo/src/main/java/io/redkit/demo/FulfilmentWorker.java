@@ -1,7 +1,6 @@
 package io.redkit.demo;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -59,11 +58,7 @@ public class FulfilmentWorker implements SmartLifecycle {
     @Override
     public void start() {
         workers = queue.start(this::handle);
-        relay = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "demo-outbox-relay");
-            t.setDaemon(true);
-            return t;
-        });
+        relay = Schedulers.daemon("demo-outbox-relay");
         long every = relayInterval.toMillis();
         relay.scheduleWithFixedDelay(this::relayOnce, every, every, TimeUnit.MILLISECONDS);
     }

@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -75,11 +74,7 @@ public class ReportJob implements SmartLifecycle {
         if (!enabled) {
             return;
         }
-        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "demo-report-job");
-            t.setDaemon(true);
-            return t;
-        });
+        scheduler = Schedulers.daemon("demo-report-job");
         // Ticks on the wall clock's grid, as a cron schedule does: every instance looks at the same moments, so
         // they really race for each period and the lock is what makes one of them run it.
         long tick = period.toMillis() / 5;
