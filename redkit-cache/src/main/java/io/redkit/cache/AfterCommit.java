@@ -2,9 +2,8 @@ package io.redkit.cache;
 
 /**
  * Where an invalidation waits for the database transaction to commit: anything that runs an action once after
- * commit and never after rollback. With Spring:
- * {@code r -> TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
- * public void afterCommit() { r.run(); } })}; with plain JDBC, {@link AfterCommitActions}.
+ * commit and never after rollback. With Spring, the starter's {@code io.redkit.spring.SpringTransactions.afterCommit()};
+ * with plain JDBC, {@link AfterCommitActions}.
  */
 @FunctionalInterface
 public interface AfterCommit {

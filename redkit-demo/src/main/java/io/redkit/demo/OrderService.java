@@ -17,6 +17,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import io.redkit.spring.SpringTransactions;
 import io.redkit.stream.StreamQueue;
 
 /**
@@ -74,7 +75,7 @@ public class OrderService {
                 quantity, quantity, productId);
         if (!inserted.isEmpty()) {
             Order order = inserted.get(0).order();
-            SpringTransactions.AFTER_COMMIT.register(() -> publish(order));
+            SpringTransactions.afterCommit().register(() -> publish(order));
             return new Outcome.Created(order);
         }
         Optional<Row> existing = jdbc.query("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = ?",
@@ -97,14 +98,8 @@ public class OrderService {
             List<Row> pending = jdbc.query("SELECT " + COLUMNS + " FROM orders WHERE published_at IS NULL"
                     + " AND created_at < now() - make_interval(secs => ?) ORDER BY id LIMIT 100"
                     + " FOR UPDATE SKIP LOCKED", OrderService::row, olderThanMillis / 1000.0);
-            int done = 0;
-            for (Row row : pending) {
-                queue.publish(String.valueOf(row.order().id()), event(row.order()));
-                jdbc.update("UPDATE orders SET published_at = now() WHERE id = ?", row.order().id());
-                published.incrementAndGet();
-                done++;
-            }
-            return done;
+            pending.forEach(row -> send(row.order()));
+            return pending.size();
         });
         return count == null ? 0 : count;
     }
@@ -116,13 +111,18 @@ public class OrderService {
 
     private void publish(Order order) {
         try {
-            queue.publish(String.valueOf(order.id()), event(order));
-            published.incrementAndGet();
-            jdbc.update("UPDATE orders SET published_at = now() WHERE id = ?", order.id());
+            send(order);
         } catch (RuntimeException e) {
             // Committed, not published: the relay publishes it once Redis answers again.
             log.warn("order {}: event not published yet, the relay will retry: {}", order.id(), e.toString());
         }
+    }
+
+    /** Puts the order's event on the stream (keyed by the order id), then marks the order published. */
+    private void send(Order order) {
+        queue.publish(String.valueOf(order.id()), event(order));
+        published.incrementAndGet();
+        jdbc.update("UPDATE orders SET published_at = now() WHERE id = ?", order.id());
     }
 
     private static OrderPlaced event(Order order) {

@@ -9,6 +9,7 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 import io.redkit.cache.CacheAside;
+import io.redkit.spring.SpringTransactions;
 
 /**
  * Products read through the cache, written to the database. A read never fails because of Redis: the cache turns
@@ -48,7 +49,7 @@ public class ProductService {
         if (!repository.update(id, name, priceCents)) {
             return false;
         }
-        cache.invalidateAfterCommit(SpringTransactions.AFTER_COMMIT, List.of(id));
+        cache.invalidateAfterCommit(SpringTransactions.afterCommit(), List.of(id));
         return true;
     }
 }

@@ -1,19 +1,19 @@
-package io.redkit.demo;
+package io.redkit.spring;
 
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 import io.redkit.cache.AfterCommit;
 
-/** redkit's {@link AfterCommit} on Spring's transaction synchronization. */
-final class SpringTransactions {
+/**
+ * redkit-cache's {@link AfterCommit} on Spring's transaction synchronization, for
+ * {@code cache.invalidateAfterCommit(SpringTransactions.afterCommit(), keys)} inside a {@code @Transactional} method.
+ * Needs spring-tx (and redkit-cache) on the class path.
+ */
+public final class SpringTransactions {
 
-    /**
-     * Runs an action once the current Spring transaction commits, never on rollback; outside a transaction it
-     * throws (an "after commit" with no transaction is a bug, not something to run at once).
-     */
-    static final AfterCommit AFTER_COMMIT = action -> TransactionSynchronizationManager.registerSynchronization(
-            new TransactionSynchronization() {
+    private static final AfterCommit AFTER_COMMIT = action -> TransactionSynchronizationManager
+            .registerSynchronization(new TransactionSynchronization() {
                 @Override
                 public void afterCommit() {
                     action.run();
@@ -21,5 +21,14 @@ final class SpringTransactions {
             });
 
     private SpringTransactions() {
+    }
+
+    /**
+     * Runs an action once the current Spring transaction commits, never on rollback. Outside a transaction it
+     * throws {@link IllegalStateException}: an "after commit" with no transaction is a bug, not something to run
+     * at once.
+     */
+    public static AfterCommit afterCommit() {
+        return AFTER_COMMIT;
     }
 }
