@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import io.micrometer.core.instrument.Counter;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
+import io.redkit.testing.CommandLog;
 import io.redkit.testing.Deployment;
 
 /**
@@ -31,6 +32,8 @@ abstract class CacheFixture {
     final List<CacheAside<?, ?>> caches = new ArrayList<>();
     final Source source = new Source();
     final String name = "t" + UUID.randomUUID().toString().substring(0, 8);
+    // Every client of this test sends its name, so a CommandLog counts what this test sent and nothing else.
+    final String clientName = CommandLog.uniqueClientName("cache-test");
 
     CacheFixture(Deployment deployment) {
         this.deployment = deployment;
@@ -41,7 +44,7 @@ abstract class CacheFixture {
     }
 
     Redkit redkit(java.util.function.Consumer<RedkitConfig.Builder> settings) {
-        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url());
+        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url()).clientName(clientName);
         settings.accept(builder);
         Redkit redkit = Redkit.create(builder.build());
         clients.add(redkit);

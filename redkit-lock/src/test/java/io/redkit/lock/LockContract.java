@@ -32,6 +32,7 @@ import io.redkit.RedkitConfig;
 import io.redkit.lock.jdbc.FenceGuard;
 import io.redkit.lock.jdbc.FencedWrite;
 import io.redkit.testing.Deployment;
+import io.redkit.testing.CommandLog;
 import io.redkit.testing.PostgresExtension;
 
 /**
@@ -46,6 +47,8 @@ abstract class LockContract {
 
     private final Deployment deployment;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    // Every client of this test sends its name, so a CommandLog counts what this test sent and nothing else.
+    final String clientName = CommandLog.uniqueClientName("lock-test");
 
     LockContract(Deployment deployment) {
         this.deployment = deployment;
@@ -56,7 +59,7 @@ abstract class LockContract {
     }
 
     Redkit client(Consumer<RedkitConfig.Builder> customizer) {
-        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url());
+        RedkitConfig.Builder builder = RedkitConfig.builder().url(deployment.url()).clientName(clientName);
         customizer.accept(builder);
         Redkit redkit = Redkit.create(builder.build());
         opened.add(redkit);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.Redkit;
+import io.redkit.testing.CommandLog;
 import io.redkit.testing.DeploymentExtension;
 import io.redkit.testing.RedisServer;
 
@@ -64,7 +65,7 @@ class StandaloneLockIT extends LockContract {
         AtomicInteger acquired = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(waiters);
         List<Future<?>> futures = new ArrayList<>();
-        try {
+        try (CommandLog log = CommandLog.start(List.of(redis.get()))) {
             for (int i = 0; i < waiters; i++) {
                 futures.add(pool.submit(() -> {
                     try (Lease lease = lock.tryAcquire(Duration.ofSeconds(60)).orElseThrow()) {
@@ -75,12 +76,12 @@ class StandaloneLockIT extends LockContract {
                 }));
             }
             // Every waiter has made its first attempt and sleeps on its (long) backoff or a release signal.
-            await().atMost(Duration.ofSeconds(10)).until(() -> scriptCalls() >= waiters + 1);
-            redis.get().command("CONFIG", "RESETSTAT");
+            await().atMost(Duration.ofSeconds(10)).until(() -> scriptCalls(log) >= waiters + 1);
+            long before = scriptCalls(log);
 
             holder.release();
             await().atMost(Duration.ofSeconds(2)).until(() -> acquired.get() == 1);
-            long calls = scriptCalls();
+            long calls = scriptCalls(log) - before;
             System.out.printf("[figures] StandaloneLockIT one release with %d local waiters: %d script calls%n",
                     waiters, calls);
             // The release itself and the one woken waiter's acquire, not one acquire per waiter.
@@ -97,14 +98,7 @@ class StandaloneLockIT extends LockContract {
         }
     }
 
-    private static long scriptCalls() {
-        long calls = 0;
-        for (String line : String.valueOf(redis.get().command("INFO", "commandstats")).split("\r?\n")) {
-            if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-                String rest = line.substring(line.indexOf("calls=") + 6);
-                calls += Long.parseLong(rest.substring(0, rest.indexOf(',')));
-            }
-        }
-        return calls;
+    private long scriptCalls(CommandLog log) {
+        return log.callsOf(clientName, "evalsha") + log.callsOf(clientName, "eval");
     }
 }

@@ -75,6 +75,21 @@ public final class RespConnection implements Closeable {
         return read(raw);
     }
 
+    /** Sends one command without reading its reply, for commands that answer with a stream (MONITOR). */
+    public void send(Object... args) throws IOException {
+        write(args);
+    }
+
+    /** Reads the next reply or pushed line: what {@link #call} returns. */
+    public Object next(boolean raw) throws IOException {
+        return read(raw);
+    }
+
+    /** Sets how long a read waits before it fails; zero waits for ever (a stream read until the socket closes). */
+    public void readTimeout(Duration timeout) throws IOException {
+        socket.setSoTimeout((int) timeout.toMillis());
+    }
+
     private void write(Object[] args) throws IOException {
         out.write(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
         for (Object arg : args) {
