@@ -188,4 +188,12 @@ public interface RedisOps extends RedisReads {
 
     /** PING: the server's reply ({@code PONG}). */
     String ping();
+
+    /**
+     * CONFIG GET of {@code parameters} on every master: one entry per master ({@code host:port}; one on standalone
+     * and Sentinel), each the parameters the server knows with their values. For checks a feature makes of the
+     * server it runs on (is the append-only file on?); an ACL user without {@code CONFIG} gets a
+     * {@link RedisCommandException} ({@code NOPERM}).
+     */
+    Map<String, Map<String, String>> configGet(String... parameters);
 }

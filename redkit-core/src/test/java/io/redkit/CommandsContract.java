@@ -99,6 +99,20 @@ abstract class CommandsContract {
     }
 
     @Test
+    void configGetAsksEveryMasterAndNoReplica() {
+        Map<String, Map<String, String>> byMaster = redis().configGet("appendonly", "appendfsync");
+
+        assertThat(byMaster).hasSize(deployment.masters().size());
+        assertThat(byMaster.values()).allSatisfy(values -> assertThat(values)
+                .containsEntry("appendonly", "no").containsKey("appendfsync"));
+        if (deployment.kind() == Deployment.Kind.CLUSTER) {
+            assertThat(byMaster.keySet()).containsExactlyInAnyOrderElementsOf(deployment.masters().stream()
+                    .map(m -> m.host() + ":" + m.port()).toList());
+        }
+        assertThatThrownBy(() -> redis().configGet()).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void hashesSetsAndSortedSets() {
         RedisOps redis = redis();
         String hash = unique("hash");

@@ -1,5 +1,6 @@
 package io.redkit.internal;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,7 +13,9 @@ import java.util.function.Supplier;
 
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.micrometer.core.instrument.Timer;
 import io.netty.util.Timeout;
 
@@ -73,9 +76,41 @@ public final class CommandExecutor {
     /** Runs {@code call} and waits for its reply. */
     public <T> T execute(String command, Idempotency idempotency,
             Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call) {
+        return execute(commands.get(), command, idempotency, call);
+    }
+
+    /**
+     * Runs {@code call} on each master and waits for every reply, keyed by the master's {@code host:port}: each
+     * master of a Cluster in turn, the one server elsewhere.
+     */
+    public <T> Map<String, T> executeOnMasters(String command, Idempotency idempotency,
+            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call) {
+        RedisClusterAsyncCommands<String, byte[]> api = commands.get();
+        Map<String, T> replies = new LinkedHashMap<>();
+        if (api instanceof RedisAdvancedClusterAsyncCommands<String, byte[]> cluster) {
+            for (RedisClusterNode node : cluster.getStatefulConnection().getPartitions()) {
+                if (node.is(RedisClusterNode.NodeFlag.UPSTREAM) && !node.is(RedisClusterNode.NodeFlag.FAIL)) {
+                    RedisClusterAsyncCommands<String, byte[]> one;
+                    try {
+                        one = cluster.getConnection(node.getNodeId());
+                    } catch (RedisException e) {
+                        throw new RedisUnavailableException(command + " not sent to " + node.getUri() + ": "
+                                + e.getMessage() + " (not executed)", Outcome.NOT_EXECUTED, e);
+                    }
+                    replies.put(node.getUri().getHost() + ":" + node.getUri().getPort(),
+                            execute(one, command, idempotency, call));
+                }
+            }
+            return replies;
+        }
+        replies.put("master", execute(api, command, idempotency, call));
+        return replies;
+    }
+
+    private <T> T execute(RedisClusterAsyncCommands<String, byte[]> api, String command, Idempotency idempotency,
+            Function<RedisClusterAsyncCommands<String, byte[]>, RedisFuture<T>> call) {
         lifecycle.enter(command);
         try {
-            RedisClusterAsyncCommands<String, byte[]> api = commands.get();
             RedkitException worst = null;
             for (int attempt = 0; ; attempt++) {
                 RedkitException failure;

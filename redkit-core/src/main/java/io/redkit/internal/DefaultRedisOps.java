@@ -214,6 +214,18 @@ public final class DefaultRedisOps implements RedisOps {
     }
 
     @Override
+    public Map<String, Map<String, String>> configGet(String... parameters) {
+        if (parameters.length == 0) {
+            throw new IllegalArgumentException("at least one parameter is required");
+        }
+        String[] names = parameters.clone();
+        Map<String, Map<String, String>> byMaster = new LinkedHashMap<>();
+        executor.executeOnMasters("CONFIG", Idempotency.IDEMPOTENT, c -> c.configGet(names))
+                .forEach((master, values) -> byMaster.put(master, Map.copyOf(values)));
+        return byMaster;
+    }
+
+    @Override
     public Instant time() {
         List<byte[]> reply = executor.execute("TIME", Idempotency.IDEMPOTENT, RedisClusterAsyncCommands::time);
         long seconds = Long.parseLong(utf8(reply.get(0)));
