@@ -15,6 +15,7 @@ import io.redkit.Redkit;
 import io.redkit.stream.Message;
 import io.redkit.stream.Once;
 import io.redkit.stream.OnceResult;
+import io.redkit.stream.RetryLaterException;
 import io.redkit.stream.StreamQueue;
 import io.redkit.stream.Workers;
 
@@ -83,9 +84,9 @@ public class FulfilmentWorker implements SmartLifecycle {
                 + " instance) VALUES (?, ?) ON CONFLICT (order_id) DO NOTHING", message.payload().orderId(), instance));
         if (result instanceof OnceResult.Ran<Integer> ran && ran.value() == 1) {
             handled.incrementAndGet();
-        } else if (result instanceof OnceResult.InProgress) {
-            // Another consumer is on it: fail this delivery so the stream hands it out again later.
-            throw new IllegalStateException("order " + message.key() + " is being handled elsewhere");
+        } else if (result instanceof OnceResult.InProgress<Integer> busy) {
+            // Another consumer is on it: hand it out again once its lease is over, without counting a failure.
+            throw new RetryLaterException(busy.retryAfter(), "order " + message.key() + " is being handled elsewhere");
         } else {
             duplicates.incrementAndGet();
         }

@@ -15,7 +15,12 @@ public sealed interface OnceResult<R> {
     record AlreadyDone<R>() implements OnceResult<R> {
     }
 
-    /** Another delivery of the key is running it now (or died within its lease): retry later. */
-    record InProgress<R>() implements OnceResult<R> {
+    /**
+     * Another delivery of the key is running it now (or died within its lease): retry later, at the earliest
+     * when {@code retryAfter} has passed, the time left of the holder's lease (renewed while its work runs).
+     * Inside a queue handler, throw {@link RetryLaterException} with it (as {@link Once#handler} does), so that
+     * waiting is not counted as a failed delivery.
+     */
+    record InProgress<R>(java.time.Duration retryAfter) implements OnceResult<R> {
     }
 }

@@ -18,10 +18,18 @@ public final class StreamConfig {
     /** The consumer group; services that each need every message use a group each. */
     public static final String DEFAULT_GROUP = "workers";
     /**
-     * About this many newest entries are kept ({@code XADD MAXLEN ~}): memory stays bounded, and an entry trimmed
-     * before any worker read it is gone. Size it to the longest backlog an outage of the consumers must absorb.
+     * The most entries the stream holds. Entries every group has acknowledged are trimmed to make room; those some
+     * group has not are work nobody has done and are never trimmed: a publish that would exceed the cap with them
+     * is refused ({@link QueueFullException}) unless {@link Overflow#DROP_OLDEST} was chosen. Size it to the longest
+     * backlog an outage of the consumers must absorb.
      */
     public static final long DEFAULT_MAX_LENGTH = 100_000;
+    /** What a publish does when the stream is full of entries not yet acknowledged by every group. */
+    public static final Overflow DEFAULT_OVERFLOW = Overflow.REJECT;
+    /** The largest entry a publish accepts: its fields' names and values, the encoded payload included. */
+    public static final int DEFAULT_MAX_ENTRY_BYTES = 1 << 20;
+    /** What the queue does about a server without the append-only file. */
+    public static final Durability DEFAULT_DURABILITY = Durability.WARN;
     /** About this many newest dead letters are kept. */
     public static final long DEFAULT_DEAD_LETTER_MAX_LENGTH = 10_000;
     /** A message handed to a handler this many times without success goes to the dead-letter stream. */
@@ -61,10 +69,35 @@ public final class StreamConfig {
     /** The most workers one start may ask for. */
     public static final int MAX_WORKERS = 256;
 
+    /** What a publish does when the stream already holds {@link #maxLength()} entries some group has not acknowledged. */
+    public enum Overflow {
+        /** Refuse it with {@link QueueFullException}: nothing unread is ever lost (the default). */
+        REJECT,
+        /**
+         * Add it and delete the oldest entries to make room, read or not; every deleted entry is counted
+         * ({@code redkit.stream.dropped}) and logged at WARN. For data that is worthless once old (telemetry).
+         */
+        DROP_OLDEST
+    }
+
+    /**
+     * What the queue does about a master that runs without the append-only file: a restart of it (a crash, a kill,
+     * an OOM kill) loses every entry written since its last snapshot, acknowledged publishes included.
+     */
+    public enum Durability {
+        /** Log a WARN once per queue naming the risk, and report it in {@link QueueStats#persistence()}. */
+        WARN,
+        /** Refuse to create the queue ({@link QueueDurabilityException}) unless every master has {@code appendonly yes}. */
+        REQUIRE_AOF
+    }
+
     private final String name;
     private final String namespace;
     private final String group;
     private final long maxLength;
+    private final Overflow overflow;
+    private final int maxEntryBytes;
+    private final Durability durability;
     private final Duration maxAge;
     private final long deadLetterMaxLength;
     private final int maxDeliveries;
@@ -87,6 +120,9 @@ public final class StreamConfig {
         this.namespace = b.namespace;
         this.group = b.group;
         this.maxLength = b.maxLength;
+        this.overflow = b.overflow;
+        this.maxEntryBytes = b.maxEntryBytes;
+        this.durability = b.durability;
         this.maxAge = b.maxAge;
         this.deadLetterMaxLength = b.deadLetterMaxLength;
         this.maxDeliveries = b.maxDeliveries;
@@ -117,6 +153,9 @@ public final class StreamConfig {
         b.namespace = namespace;
         b.group = group;
         b.maxLength = maxLength;
+        b.overflow = overflow;
+        b.maxEntryBytes = maxEntryBytes;
+        b.durability = durability;
         b.maxAge = maxAge;
         b.deadLetterMaxLength = deadLetterMaxLength;
         b.maxDeliveries = maxDeliveries;
@@ -145,10 +184,23 @@ public final class StreamConfig {
     /** The consumer group; default {@value #DEFAULT_GROUP}. */
     public String group() { return group; }
 
-    /** About how many entries are kept (MAXLEN ~); 0 when {@link #maxAge()} bounds the stream instead. */
+    /** The most entries the stream holds; default {@value #DEFAULT_MAX_LENGTH} (see the constant). */
     public long maxLength() { return maxLength; }
 
-    /** Entries older than this are trimmed (MINID ~ by the local wall clock), or null when {@link #maxLength()} bounds it. */
+    /** What a publish into a full stream does; default {@link Overflow#REJECT}. */
+    public Overflow overflow() { return overflow; }
+
+    /** The largest entry a publish accepts, in bytes; default 1 MiB. */
+    public int maxEntryBytes() { return maxEntryBytes; }
+
+    /** What the queue does about a server without the append-only file; default {@link Durability#WARN}. */
+    public Durability durability() { return durability; }
+
+    /**
+     * Acknowledged entries older than this are trimmed every metrics interval (by the local wall clock), or null
+     * to keep them until the stream reaches {@link #maxLength()}; entries some group has not acknowledged are kept
+     * whatever their age.
+     */
     public Duration maxAge() { return maxAge; }
 
     /** About how many dead letters are kept; default {@value #DEFAULT_DEAD_LETTER_MAX_LENGTH}. */
@@ -199,7 +251,8 @@ public final class StreamConfig {
     @Override
     public String toString() {
         return "StreamConfig[" + namespace + ":{" + name + "}, group=" + group + ", "
-                + (maxAge != null ? "maxAge=" + maxAge : "maxLength=" + maxLength) + ", maxDeliveries="
+                + "maxLength=" + maxLength + " (" + overflow + ")" + (maxAge != null ? ", maxAge=" + maxAge : "")
+                + ", maxEntryBytes=" + maxEntryBytes + ", durability=" + durability + ", maxDeliveries="
                 + maxDeliveries + ", visibility=" + visibilityTimeout + ", retry=" + retryBackoffMin + ".."
                 + retryBackoffMax + ", batch=" + batchSize + ", block=" + block + ", workers=" + workers
                 + ", consumers=" + consumerPrefix + "-n]";
@@ -211,6 +264,9 @@ public final class StreamConfig {
         private String namespace = DEFAULT_NAMESPACE;
         private String group = DEFAULT_GROUP;
         private long maxLength = DEFAULT_MAX_LENGTH;
+        private Overflow overflow = DEFAULT_OVERFLOW;
+        private int maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES;
+        private Durability durability = DEFAULT_DURABILITY;
         private Duration maxAge;
         private long deadLetterMaxLength = DEFAULT_DEAD_LETTER_MAX_LENGTH;
         private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
@@ -249,17 +305,33 @@ public final class StreamConfig {
             return this;
         }
 
-        /** Keep about the newest {@code value} entries (at least 1); replaces {@link #maxAge}. */
+        /** The most entries the stream holds (at least 1); see {@link #DEFAULT_MAX_LENGTH}. */
         public Builder maxLength(long value) {
             this.maxLength = atLeastOne("maxLength", value);
-            this.maxAge = null;
             return this;
         }
 
-        /** Trim entries older than {@code value} (1 s to 1 day) at each publish; replaces {@link #maxLength}. */
+        /** What a publish into a full stream does: refuse it (default) or drop the oldest entries, counted. */
+        public Builder overflow(Overflow value) {
+            this.overflow = java.util.Objects.requireNonNull(value, "overflow");
+            return this;
+        }
+
+        /** The largest entry a publish accepts: 64 bytes to 512 MiB (Redis's own limit for one value). */
+        public Builder maxEntryBytes(int value) {
+            this.maxEntryBytes = within("maxEntryBytes", value, 64, 512 << 20);
+            return this;
+        }
+
+        /** Warn about a server without the append-only file (default), or refuse to create the queue. */
+        public Builder durability(Durability value) {
+            this.durability = java.util.Objects.requireNonNull(value, "durability");
+            return this;
+        }
+
+        /** Trim acknowledged entries older than {@code value} (1 s to 1 day); unacknowledged ones are kept. */
         public Builder maxAge(Duration value) {
             this.maxAge = Validate.within("maxAge", value, Duration.ofSeconds(1), MAX_DURATION);
-            this.maxLength = 0;
             return this;
         }
 

@@ -4,10 +4,12 @@ import io.redkit.Outcome;
 import io.redkit.RedkitException;
 
 /**
- * A stream or signal call refused before anything reached Redis: the payload could not be encoded, or the queue
- * is closed. Nothing was sent ({@link Outcome#NOT_EXECUTED}); Redis failures stay redkit's own exceptions.
+ * A stream or signal call refused before anything was written: the payload could not be encoded, the queue is
+ * closed, full ({@link QueueFullException}), the entry too large ({@link MessageTooLargeException}), or the server
+ * not durable enough ({@link QueueDurabilityException}). Nothing was written ({@link Outcome#NOT_EXECUTED});
+ * Redis failures stay redkit's own exceptions.
  */
-public final class StreamException extends RedkitException {
+public class StreamException extends RedkitException {
 
     private static final long serialVersionUID = 1L;
 

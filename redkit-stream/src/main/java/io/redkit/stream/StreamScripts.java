@@ -33,6 +33,26 @@ public final class StreamScripts {
     public static final RedisScript<Long> ONCE_RELEASE = RedisScript.fromResource(StreamScripts.class,
             "once-release.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
 
+    /** XADD under the length cap: {@code {1, id, dropped}} added, or {@code {0, length}} full. */
+    public static final RedisScript<List<Object>> PUBLISH = RedisScript.fromResource(StreamScripts.class,
+            "publish.lua", ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
+
+    /** Delete the entries every group acknowledged (and, if asked, below an age limit): {@code {deleted, floor}}. */
+    public static final RedisScript<List<Object>> TRIM = RedisScript.fromResource(StreamScripts.class, "trim.lua",
+            ScriptResult.MULTI, Idempotency.IDEMPOTENT);
+
+    /** Reset the idle time of entries a worker holds, if still its own; the ids another consumer took. */
+    public static final RedisScript<List<Object>> TOUCH = RedisScript.fromResource(StreamScripts.class, "touch.lua",
+            ScriptResult.MULTI, Idempotency.IDEMPOTENT);
+
+    /** Mark a {@link Once} key running: {@code {1}} ours, or {@code {0, holder, pttl}}. */
+    public static final RedisScript<List<Object>> ONCE_BEGIN = RedisScript.fromResource(StreamScripts.class,
+            "once-begin.lua", ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
+
+    /** Renew a {@link Once} running marker if it is still ours; 1 renewed, 0 not ours. */
+    public static final RedisScript<Long> ONCE_EXTEND = RedisScript.fromResource(StreamScripts.class,
+            "once-extend.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
+
     private StreamScripts() {
     }
 }

@@ -195,7 +195,8 @@ abstract class SignalsAndOnceContract extends StreamFixture {
 
         release.countDown();
         first.join(10_000);
-        assertThat(second).isEqualTo(new OnceResult.InProgress<>());
+        assertThat(second).isInstanceOfSatisfying(OnceResult.InProgress.class, busy -> assertThat(busy.retryAfter())
+                .isPositive().isLessThanOrEqualTo(OnceConfig.DEFAULT_LEASE_TTL));
         assertThat(once.run("order-42", () -> "again")).isEqualTo(new OnceResult.AlreadyDone<>());
     }
 
@@ -207,9 +208,84 @@ abstract class SignalsAndOnceContract extends StreamFixture {
         // What a process killed in the middle of the work leaves behind.
         redkit.commands().set(key, "1:running:dead-process".getBytes(StandardCharsets.UTF_8), Duration.ofMillis(300));
 
-        assertThat(once.run("order-42", () -> "now")).isEqualTo(new OnceResult.InProgress<>());
+        assertThat(once.run("order-42", () -> "now")).isInstanceOfSatisfying(OnceResult.InProgress.class,
+                busy -> assertThat(busy.retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMillis(300)));
         await().atMost(Duration.ofSeconds(5)).until(() -> redkit.commands().exists(key) == 0);
         assertThat(once.run("order-42", () -> "now")).isEqualTo(new OnceResult.Ran<>("now"));
+    }
+
+    @Test
+    void aMarkingWhoseReplyWasLostIsSettledAndTheWorkRunsOnce() throws Exception {
+        Redkit redkit = client(b -> b.commandTimeout(Duration.ofMillis(100)));
+        Once once = Once.create(redkit, OnceConfig.builder(name).build());
+        String key = KeySchema.of(OnceConfig.DEFAULT_NAMESPACE).key(name, "order-42");
+        AtomicInteger runs = new AtomicInteger();
+        // Writes wait 400 ms on the server: the marking times out (outcome unknown) and runs when the pause ends.
+        deployment.serverOf(key).command("CLIENT", "PAUSE", "400", "WRITE");
+        long start = System.nanoTime();
+
+        OnceResult<Integer> result = once.run("order-42", runs::incrementAndGet);
+
+        System.out.printf("[figures] %s a marking timed out (100 ms) under a 400 ms write pause: settled as %s after"
+                + " %d ms%n", getClass().getSimpleName(), result, millis(System.nanoTime() - start));
+        assertThat(millis(System.nanoTime() - start)).as("the marking waited for the pause").isGreaterThan(100);
+        assertThat(result).isEqualTo(new OnceResult.Ran<>(1));
+        assertThat(redkit.commands().getString(key)).contains("1:done");
+        assertThat(once.run("order-42", runs::incrementAndGet)).isEqualTo(new OnceResult.AlreadyDone<>());
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void workLongerThanTheLeaseKeepsItsMarkerAndIsNotRunTwice() throws Exception {
+        Once once = Once.create(client(), OnceConfig.builder(name).leaseTtl(Duration.ofMillis(300)).build());
+        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        Thread first = new Thread(() -> {
+            try {
+                once.run("order-42", () -> {
+                    runs.incrementAndGet();
+                    inside.countDown();
+                    return release.await(10, TimeUnit.SECONDS);
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, "long-work");
+        first.start();
+        assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // Four leases later the work still runs: its marker was renewed, so another delivery is told to wait.
+        holdFor(Duration.ofMillis(1_200));
+        OnceResult<Integer> second = once.run("order-42", runs::incrementAndGet);
+        release.countDown();
+        first.join(10_000);
+
+        assertThat(second).isInstanceOf(OnceResult.InProgress.class);
+        assertThat(runs).hasValue(1);
+    }
+
+    @Test
+    void aDeliveryToldToWaitDoesNotSpendItsDeliveriesAndRunsOnceTheLeaseIsOver() {
+        Redkit redkit = client();
+        StreamQueue<Job> queue = queue(redkit, b -> b.maxDeliveries(2));
+        Once once = Once.forQueue(redkit, queue);
+        String key = KeySchema.of(OnceConfig.DEFAULT_NAMESPACE).key(name, "order-42");
+        // Another process is in the middle of order 42's work, for 1.5 s more.
+        redkit.commands().set(key, "1:running:another-process".getBytes(StandardCharsets.UTF_8),
+                Duration.ofMillis(1_500));
+        queue.publish("order-42", new Job(42));
+        List<Long> deliveries = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        queue.start(once.handler(m -> deliveries.add(m.delivery())));
+
+        awaitDrained(queue, Duration.ofSeconds(10));
+        System.out.printf("[figures] %s a delivery told InProgress for 1.5 s with maxDeliveries 2: postponed %.0f"
+                + " times, then ran on delivery %s, dead letters %d%n", getClass().getSimpleName(),
+                counter(redkit, "redkit.stream.postponed"), deliveries, queue.deadLetters(10).size());
+        assertThat(queue.deadLetters(10)).isEmpty();
+        assertThat(deliveries).containsExactly(1L);
+        assertThat(counter(redkit, "redkit.stream.postponed")).isGreaterThanOrEqualTo(2);
     }
 
     @Test

@@ -10,6 +10,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -206,6 +208,204 @@ abstract class StreamFaultsContract extends StreamFixture {
         // Each message at most once per half its shortest backoff: never a tight loop.
         assertThat(window).isLessThanOrEqualTo(50L * wall / TimeUnit.MILLISECONDS.toNanos(25));
         assertThat(window).isPositive();
+    }
+
+    @Test
+    void aHandlerThatOverflowsItsStackIsAFailedDeliveryAndTheQueueGoesOn() {
+        Redkit redkit = client();
+        StreamQueue<Job> queue = queue(redkit, b -> b.workers(2).maxDeliveries(3));
+        String poison = queue.publish("poison", new Job(-1));
+        List<String> good = publish(queue, 10);
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+
+        Workers workers = queue.start(m -> {
+            if (m.payload().n() < 0) {
+                recurse(0); // deep recursion on a bad payload
+            }
+            handled.add(m.id());
+        });
+
+        awaitDrained(queue, Duration.ofSeconds(30));
+        assertThat(handled).containsExactlyInAnyOrderElementsOf(good);
+        assertThat(queue.deadLetters(10)).singleElement().satisfies(d -> {
+            assertThat(d.originalId()).isEqualTo(poison);
+            assertThat(d.reason()).isEqualTo("failed");
+            assertThat(d.error()).contains("StackOverflowError");
+            assertThat(d.deliveries()).isEqualTo(3);
+        });
+        assertThat(workers.isRunning()).isTrue();
+        assertThat(workers.workers()).allMatch(Worker::isRunning);
+        assertThat(counter(redkit, "redkit.stream.worker.deaths")).isZero();
+        assertThat(queue.stats().workersRunning()).isEqualTo(2);
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    @Test
+    void aWorkerThatDiesIsRestartedAndTheStatsSaySoMeanwhile() {
+        Redkit redkit = client();
+        StreamQueue<Job> queue = queue(redkit, b -> b.visibilityTimeout(Duration.ofMillis(500))
+                .claimInterval(Duration.ofMillis(100)).retryBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+                .maxDeliveries(4));
+        String fatal = queue.publish("fatal", new Job(-1));
+        List<String> good = publish(queue, 10);
+        Set<String> handled = ConcurrentHashMap.newKeySet();
+
+        queue.start(m -> {
+            if (m.payload().n() < 0) {
+                throw new OutOfMemoryError("simulated: the JVM is out of memory"); // not a failed delivery
+            }
+            handled.add(m.id());
+        });
+
+        // Deaths in a row wait 100, 200, 400 ms…: after the third, the worker is down for 400 ms.
+        await().atMost(Duration.ofSeconds(30)).until(() -> counter(redkit, "redkit.stream.worker.deaths") >= 3);
+        QueueStats down = queue.stats();
+        awaitDrained(queue, Duration.ofSeconds(30));
+        QueueStats after = queue.stats();
+        System.out.printf("[figures] %s a handler's OutOfMemoryError: %.0f worker deaths, stats during a restart"
+                + " %d of %d running, after %d of %d%n", getClass().getSimpleName(),
+                counter(redkit, "redkit.stream.worker.deaths"), down.workersRunning(), down.workers(),
+                after.workersRunning(), after.workers());
+        assertThat(down.degraded()).isTrue();
+        assertThat(down.workersRunning()).isZero();
+        assertThat(handled).containsExactlyInAnyOrderElementsOf(good);
+        assertThat(queue.deadLetters(10)).singleElement().satisfies(d -> {
+            assertThat(d.originalId()).isEqualTo(fatal);
+            assertThat(d.reason()).isEqualTo("abandoned");
+        });
+        await().atMost(Duration.ofSeconds(5)).until(() -> !queue.stats().degraded());
+        assertThat(gauge(redkit, "redkit.stream.workers.running")).isEqualTo(1);
+    }
+
+    @Test
+    void aHandlerSlowerThanTheVisibilityTimeoutIsNeverRunTwiceAtOnce() throws Exception {
+        Redkit redkit = client();
+        StreamQueue<Job> plain = queue(redkit, b -> b.workers(2).visibilityTimeout(Duration.ofSeconds(2)));
+        StreamQueue<Job> guarded = queue(redkit, b -> b.name(name + "-once").workers(2)
+                .visibilityTimeout(Duration.ofSeconds(2)));
+        Once once = Once.forQueue(redkit, guarded);
+        Concurrency runs = new Concurrency();
+        Concurrency onceRuns = new Concurrency();
+        plain.publish(new Job(1));
+        guarded.publish(new Job(1));
+
+        plain.start(m -> runs.during(m, Duration.ofSeconds(5)));
+        guarded.start(once.handler(m -> onceRuns.during(m, Duration.ofSeconds(5))));
+
+        awaitDrained(plain, Duration.ofSeconds(30));
+        awaitDrained(guarded, Duration.ofSeconds(30));
+        System.out.printf("[figures] %s one message, handler 5 s, visibility 2 s, 2 workers: %d runs, at most %d at"
+                + " once; under Once.forQueue: %d runs, at most %d at once%n", getClass().getSimpleName(),
+                runs.total.get(), runs.most.get(), onceRuns.total.get(), onceRuns.most.get());
+        assertThat(runs.total).hasValue(1);
+        assertThat(runs.most).hasValue(1);
+        assertThat(onceRuns.total).hasValue(1);
+        assertThat(counter(redkit, "redkit.stream.claimed")).isZero();
+    }
+
+    @Test
+    void entriesReadAheadInABatchAreNotClaimedWhileTheyWait() {
+        Redkit redkit = client();
+        StreamQueue<Job> queue = queue(redkit, b -> b.workers(2).batchSize(100)
+                .visibilityTimeout(Duration.ofSeconds(2)));
+        List<String> ids = publish(queue, 50);
+        Concurrency runs = new Concurrency();
+
+        queue.start(m -> runs.during(m, Duration.ofMillis(100)));
+
+        awaitDrained(queue, Duration.ofSeconds(30));
+        long twice = runs.byId.values().stream().filter(n -> n.get() > 1).count();
+        System.out.printf("[figures] %s 50 messages, handler 100 ms, batch 100, visibility 2 s, 2 workers: %d"
+                + " handled twice, at most %d runs of one message at once, %.0f claimed%n", getClass().getSimpleName(),
+                twice, runs.most.get(), counter(redkit, "redkit.stream.claimed"));
+        assertThat(runs.byId.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(twice).isZero();
+        assertThat(runs.most).hasValue(1);
+    }
+
+    @Test
+    void tenThousandOnceGuardedMessagesSurviveTwoKilledWorkerJvmsAndNoneDiesUnrun() throws Exception {
+        Redkit redkit = client(b -> b.commandTimeout(Duration.ofSeconds(5)));
+        StreamQueue<Job> queue = queue(redkit, StreamFaultsContract::faultSettings);
+        int messages = 10_000;
+        List<String> keys = new ArrayList<>(messages);
+        for (int from = 0; from < messages; from += 500) {
+            List<java.util.concurrent.CompletableFuture<String>> batch = new ArrayList<>();
+            for (int i = from; i < from + 500; i++) {
+                keys.add("order-" + i);
+                batch.add(queue.publishAsync("order-" + i, new Job(i)));
+            }
+            batch.forEach(java.util.concurrent.CompletableFuture::join);
+        }
+        String record = "once-probe:{" + name + "}:work";
+        List<Process> probes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            probes.add(closeAfter(new KilledAtEnd(startOnceProbe(record, "jvm" + i))).process);
+        }
+        for (Process p : probes) {
+            assertThat(awaitLine(lines(p), "READY")).as("a probe started").isNotNull();
+        }
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                .until(() -> worksDone(redkit, record) >= messages / 5);
+        probes.get(0).destroyForcibly();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5))
+                .until(() -> worksDone(redkit, record) >= messages * 2 / 5);
+        long doneAtSecondKill = worksDone(redkit, record);
+        probes.get(1).destroyForcibly();
+        long killedAt = System.nanoTime();
+
+        awaitDrained(queue, Duration.ofSeconds(120));
+        Map<String, Integer> works = new HashMap<>();
+        for (String field : redkit.commands().hgetAll(record).keySet()) {
+            works.merge(field.substring(0, field.indexOf('#')), 1, Integer::sum);
+        }
+        Set<String> neverRun = new HashSet<>(keys);
+        neverRun.removeAll(works.keySet());
+        long twice = works.values().stream().filter(n -> n > 1).count();
+        List<DeadLetter> dead = queue.deadLetters(100);
+        System.out.printf("[figures] %s %d messages under Once, 3 worker JVMs, 2 SIGKILLed: work never run %d,"
+                + " dead-lettered %d, run twice %d (work killed before its done marker); drained %d ms after"
+                + " the second kill (at %d works done)%n", getClass().getSimpleName(), messages, neverRun.size(),
+                dead.size(), twice, millis(System.nanoTime() - killedAt), doneAtSecondKill);
+        assertThat(neverRun).isEmpty();
+        assertThat(dead).isEmpty();
+        // Only work cut off between its effect and its done marker runs again: at most the 2 handlers of each
+        // killed JVM that were in flight.
+        assertThat(twice).isLessThanOrEqualTo(4);
+    }
+
+    private static long worksDone(Redkit redkit, String record) {
+        return redkit.commands().getString(record + ":count").map(Long::parseLong).orElse(0L);
+    }
+
+    /** How many runs of each message, and the most of one message at the same time. */
+    static final class Concurrency {
+        final Map<String, AtomicInteger> byId = new ConcurrentHashMap<>();
+        final Map<String, AtomicInteger> now = new ConcurrentHashMap<>();
+        final AtomicInteger total = new AtomicInteger();
+        final AtomicInteger most = new AtomicInteger();
+
+        void during(Message<Job> m, Duration work) {
+            total.incrementAndGet();
+            byId.computeIfAbsent(m.id(), k -> new AtomicInteger()).incrementAndGet();
+            AtomicInteger running = now.computeIfAbsent(m.id(), k -> new AtomicInteger());
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                holdFor(work); // the handler's own slow work
+            } finally {
+                running.decrementAndGet();
+            }
+        }
+    }
+
+    private Process startOnceProbe(String record, String prefix) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                OnceWorkerProbe.class.getName(), deployment.url(), name, prefix + "-" + name, record)
+                .redirectErrorStream(true).start();
     }
 
     private long blockedClients(String key) {

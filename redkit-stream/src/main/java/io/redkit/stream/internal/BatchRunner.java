@@ -2,6 +2,8 @@ package io.redkit.stream.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -13,14 +15,17 @@ import org.slf4j.LoggerFactory;
 import io.redkit.RedisOps;
 import io.redkit.StreamEntry;
 import io.redkit.stream.Message;
+import io.redkit.stream.RetryLaterException;
 import io.redkit.stream.StreamConfig;
 import io.redkit.stream.StreamException;
 import io.redkit.stream.StreamScripts;
 
 /**
  * Hands a batch to the handler one message at a time, on the worker's thread: successes are acknowledged
- * together in one XACK after the batch, a failure is left pending with a retry time (or moved to the dead-letter
- * stream on its last delivery), an entry that can never be read goes to the dead-letter stream at once. The next
+ * together in one XACK after the batch, a failure (any throwable but OutOfMemoryError) is left pending with a
+ * retry time (or moved to the dead-letter stream on its last delivery), a {@link RetryLaterException} is
+ * postponed without counting, an entry that can never be read goes to the dead-letter stream at once. While the
+ * batch is in hand its entries are {@link #held()}, and touched so that no other worker claims them. The next
  * read waits for the batch, which is the back-pressure: a worker holds at most one batch, and fewer entries per
  * read while its handler is slow (so that a batch fits well inside the visibility timeout).
  */
@@ -35,6 +40,7 @@ final class BatchRunner<T> {
     private final StreamConfig config;
     private final long visibilityNanos;
     private final List<Delivery> unstarted = new ArrayList<>();
+    private final Set<String> held = ConcurrentHashMap.newKeySet();
     private CompletableFuture<Long> lastAck = CompletableFuture.completedFuture(0L);
     private long averageNanos;
 
@@ -57,35 +63,62 @@ final class BatchRunner<T> {
         unstarted.addAll(batch);
     }
 
+    /** The entries of the batch in hand, touched by the worker's {@link Toucher} so that no other worker claims them. */
+    Set<String> held() {
+        return held;
+    }
+
     void run(List<Delivery> batch, RedisOps ops) {
-        List<String> acks = new ArrayList<>(batch.size());
+        Acks acks = new Acks(batch.size());
         WorkerControl control = ctx.control();
+        for (Delivery d : batch) {
+            held.add(d.id());
+        }
         try {
             for (int i = 0; i < batch.size(); i++) {
                 if (control.pastDeadline(ctx.rt().clock().nanoTime())) {
                     unstarted.addAll(batch.subList(i, batch.size()));
                     return;
                 }
-                if (handle(batch.get(i), ops, acks) == Result.INTERRUPTED) {
-                    control.interrupted.incrementAndGet();
+                Result result;
+                try {
+                    result = handle(batch.get(i), ops, acks);
+                } catch (RuntimeException | Error e) {
+                    // A Redis failure ends the session, an Error the worker: the rest of the batch was never
+                    // started, and is handed back when the worker runs again instead of going down with it.
+                    unstarted.addAll(batch.subList(i + 1, batch.size()));
+                    throw e;
+                }
+                if (result == Result.INTERRUPTED) {
                     unstarted.addAll(batch.subList(i + 1, batch.size()));
                     return;
                 }
             }
         } finally {
-            if (!acks.isEmpty() && !control.aborted()) {
+            held.clear();
+            if (!acks.ids.isEmpty() && !control.aborted()) {
                 acknowledge(acks, ops);
             }
         }
     }
 
-    private Result handle(Delivery d, RedisOps ops, List<String> acks) {
+    /** The ids a batch acknowledges, and how many of them a handler finished after a stop was asked for. */
+    private static final class Acks {
+        final List<String> ids;
+        int finishedWhileStopping;
+
+        Acks(int capacity) {
+            ids = new ArrayList<>(capacity);
+        }
+    }
+
+    private Result handle(Delivery d, RedisOps ops, Acks acks) {
         QueueRuntime<T> rt = ctx.rt();
         StreamEntry entry = d.entry();
         if (entry.fields().isEmpty()) {
             // Deleted from the stream (trimmed) while pending: nothing is left to hand out.
             rt.metrics().gone(1);
-            acks.add(entry.id());
+            acks.ids.add(entry.id());
             return Result.DONE;
         }
         Envelope.Decoded<T> decoded = rt.envelope().decode(entry);
@@ -109,9 +142,11 @@ final class BatchRunner<T> {
             ctx.control().enterHandler();
             try {
                 ctx.handler().handle(message);
-            } catch (VirtualMachineError e) {
-                throw e;
+            } catch (OutOfMemoryError e) {
+                throw e; // the worker dies and restarts; the message stays pending and comes back
             } catch (Throwable e) {
+                // StackOverflowError from deep recursion on a bad payload included: a failed delivery like any
+                // other, so that one poison message reaches the dead letters instead of stopping every worker.
                 failure = e;
             } finally {
                 interrupted = ctx.control().exitHandler();
@@ -119,16 +154,44 @@ final class BatchRunner<T> {
             long took = rt.clock().nanoTime() - start;
             averageNanos = averageNanos == 0 ? took : averageNanos + (took - averageNanos) / 8;
             rt.metrics().handled(took, failure == null);
+            if (interrupted) {
+                ctx.control().interrupted.incrementAndGet();
+            }
         }
         if (failure == null) {
             ctx.book().remove(entry.id());
-            acks.add(entry.id());
+            acks.ids.add(entry.id());
+            if (ctx.control().stopping()) {
+                acks.finishedWhileStopping++;
+            }
             return Result.DONE;
         }
         if (ctx.control().aborted() || interrupted && ctx.control().stopping()) {
             return Result.INTERRUPTED; // stopped, not failed: left pending, handed out again after the visibility
         }
+        if (failure instanceof RetryLaterException later) {
+            return postpone(d, later, ops);
+        }
         return failed(d, failure, ops);
+    }
+
+    /**
+     * A delivery the handler asked to come back later: due after its wait (between the retry backoff's minimum
+     * and half the visibility timeout, so that this worker's own reread comes before anyone's claim), and its
+     * delivery count given back in Redis (XCLAIM RETRYCOUNT), so waiting never spends maxDeliveries.
+     */
+    private Result postpone(Delivery d, RetryLaterException later, RedisOps ops) {
+        QueueRuntime<T> rt = ctx.rt();
+        long wait = Math.max(config.retryBackoffMin().toNanos(), Math.min(later.retryAfter().toNanos(),
+                visibilityNanos / 2));
+        long count = Math.max(0, d.count() - 1);
+        ops.eval(StreamScripts.GIVE_BACK, List.of(rt.stream()), config.group(), ctx.consumer(), "0", d.id(),
+                String.valueOf(count));
+        ctx.book().schedule(d.id(), count, rt.clock().nanoTime() + wait);
+        rt.metrics().postponed();
+        log.debug("stream {}: {} postponed by its handler for {} ms ({})", config.name(), d.id(), wait / 1_000_000,
+                later.getMessage());
+        return Result.LEFT;
     }
 
     private Result failed(Delivery d, Throwable failure, RedisOps ops) {
@@ -147,9 +210,10 @@ final class BatchRunner<T> {
         return Result.LEFT;
     }
 
-    private void acknowledge(List<String> ids, RedisOps ops) {
+    private void acknowledge(Acks acks, RedisOps ops) {
         QueueRuntime<T> rt = ctx.rt();
-        boolean stopping = ctx.control().stopping();
+        List<String> ids = acks.ids;
+        int finishedWhileStopping = acks.finishedWhileStopping;
         // Not waited for: the next command on this connection queues behind it, so the acknowledgement of one
         // batch travels while the next read is sent.
         lastAck = ops.streams().ackAsync(rt.stream(), config.group(), ids).whenComplete((n, e) -> {
@@ -159,11 +223,30 @@ final class BatchRunner<T> {
                         + " visibility timeout", config.name(), ids.size(), e);
             } else {
                 rt.metrics().acknowledged(ids.size());
-                if (stopping) {
-                    ctx.control().acknowledged.addAndGet(ids.size());
-                }
+                ctx.control().acknowledged.addAndGet(finishedWhileStopping);
             }
         });
+    }
+
+    /**
+     * At the start of a session after a failure: hands back the entries of the batch that failure cut short, never
+     * started, with their delivery counts lowered, so that they are not taken for redeliveries (nor dead-lettered
+     * with a poison message that kept killing its worker).
+     */
+    void handBackUnstarted(RedisOps ops) {
+        if (unstarted.isEmpty() || ctx.control().stopping()) {
+            return; // at a stop, finish() hands them back
+        }
+        List<String> args = new ArrayList<>();
+        args.add(config.group());
+        args.add(ctx.consumer());
+        args.add(String.valueOf(config.visibilityTimeout().toMillis()));
+        for (Delivery d : unstarted) {
+            args.add(d.id());
+            args.add(String.valueOf(Math.max(0, d.count() - 1)));
+        }
+        ops.eval(StreamScripts.GIVE_BACK, List.of(ctx.rt().stream()), args.toArray(new String[0]));
+        unstarted.clear();
     }
 
     /**

@@ -10,29 +10,42 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import io.redkit.KeySchema;
 import io.redkit.Redkit;
 import io.redkit.StreamEntry;
-import io.redkit.StreamTrim;
+import io.redkit.RedisOps;
 import io.redkit.stream.DeadLetter;
 import io.redkit.stream.MessageCodec;
 import io.redkit.stream.MessageHandler;
+import io.redkit.stream.MessageTooLargeException;
+import io.redkit.stream.QueueFullException;
 import io.redkit.stream.QueueStats;
 import io.redkit.stream.ReapResult;
 import io.redkit.stream.StreamConfig;
 import io.redkit.stream.StreamException;
 import io.redkit.stream.StreamQueue;
+import io.redkit.stream.StreamScripts;
 import io.redkit.stream.Workers;
 
 /** {@link StreamQueue} over redkit-core's stream commands: publishing here, workers in {@link WorkerGroup}. */
 public final class DefaultStreamQueue<T> implements StreamQueue<T> {
 
+    private static final Logger log = LoggerFactory.getLogger(DefaultStreamQueue.class);
     private static final int MAX_KEY_LENGTH = 200;
+    private static final byte[] ASK = "ask".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] REJECT = "reject".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DROP = "drop".getBytes(StandardCharsets.UTF_8);
 
     private final QueueRuntime<T> rt;
     private final Maintenance maintenance;
     private final List<WorkerGroup<T>> groups = new CopyOnWriteArrayList<>();
+    private final AtomicLong droppedSinceWarn = new AtomicLong();
+    private final AtomicLong lastDropWarn = new AtomicLong();
     private volatile boolean closed;
 
     /** Builds the queue and creates its group if missing; use {@link StreamQueue#create}. */
@@ -42,13 +55,16 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
         StreamMetrics metrics = new StreamMetrics(redkit.meters(), redkit.config().name(), config.name(),
                 config.group());
         this.rt = new QueueRuntime<>(redkit, config, stream, schema.child(stream, "dead"),
-                ConsumerNames.heir(config.consumerPrefix()), new Envelope<>(codec), metrics);
+                ConsumerNames.heir(config.consumerPrefix()), new Envelope<>(codec), metrics, new WorkerTally(),
+                new DurabilityCheck(config.name(), config.durability()));
         try {
+            rt.durability().check(redkit.background(), true);
             rt.ensureGroup();
         } catch (RuntimeException e) {
             metrics.close();
             throw e;
         }
+        metrics.workers(rt.workers());
         this.maintenance = new Maintenance(rt);
     }
 
@@ -57,11 +73,22 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
         return publish(UUID.randomUUID().toString(), payload);
     }
 
+    /*
+     * One script adds the entry unless the stream is full; a full stream is first trimmed of what every group has
+     * acknowledged (a second script, on the background profile: it may delete many entries), then the add is tried
+     * once more, this time refusing or dropping the oldest as configured. Only a stream full of work nobody has
+     * acknowledged ever takes the second round trip twice in a row.
+     */
     @Override
     public String publish(String key, T payload) {
-        String id = rt.redkit().commands().streams().add(rt.stream(), fields(key, payload), trim());
-        rt.metrics().published();
-        return id;
+        byte[][] args = publishArgs(key, payload);
+        RedisOps ops = rt.redkit().commands();
+        List<Object> reply = ops.eval(StreamScripts.PUBLISH, List.of(rt.stream()), withMode(args, ASK));
+        if (isFull(reply)) {
+            rt.trim(rt.redkit().background(), true);
+            reply = ops.eval(StreamScripts.PUBLISH, List.of(rt.stream()), withMode(args, overflowMode()));
+        }
+        return added(reply);
     }
 
     @Override
@@ -71,37 +98,90 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
 
     @Override
     public CompletableFuture<String> publishAsync(String key, T payload) {
-        Map<String, byte[]> fields;
+        byte[][] args;
         try {
-            fields = fields(key, payload);
+            args = publishArgs(key, payload);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return rt.redkit().commands().streams().addAsync(rt.stream(), fields, trim())
-                .whenComplete((id, e) -> {
-                    if (e == null) {
-                        rt.metrics().published();
-                    }
-                });
+        RedisOps ops = rt.redkit().commands();
+        List<String> keys = List.of(rt.stream());
+        return ops.evalAsync(StreamScripts.PUBLISH, keys, withMode(args, ASK)).thenCompose(reply -> {
+            if (!isFull(reply)) {
+                return CompletableFuture.completedFuture(added(reply));
+            }
+            return rt.redkit().background().evalAsync(StreamScripts.TRIM, keys, new byte[0])
+                    .thenCompose(trimmed -> ops.evalAsync(StreamScripts.PUBLISH, keys, withMode(args, overflowMode())))
+                    .thenApply(this::added);
+        });
     }
 
-    private Map<String, byte[]> fields(String key, T payload) {
+    /** ARGV of the publish script: the cap, a slot for the mode, then the entry's fields; checked and sized here. */
+    private byte[][] publishArgs(String key, T payload) {
         requireOpen();
         Objects.requireNonNull(payload, "payload");
         if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("a message key must be 1-" + MAX_KEY_LENGTH + " characters, was '"
                     + key + "'");
         }
-        return rt.envelope().encode(key, payload);
+        Map<String, byte[]> fields = rt.envelope().encode(key, payload);
+        long bytes = 0;
+        for (Map.Entry<String, byte[]> f : fields.entrySet()) {
+            bytes += f.getKey().length() + (long) f.getValue().length;
+        }
+        if (bytes > rt.config().maxEntryBytes()) {
+            throw new MessageTooLargeException(rt.config().name(), bytes, rt.config().maxEntryBytes());
+        }
+        byte[][] args = new byte[2 + 2 * fields.size()][];
+        args[0] = String.valueOf(rt.config().maxLength()).getBytes(StandardCharsets.UTF_8);
+        int i = 2;
+        for (Map.Entry<String, byte[]> f : fields.entrySet()) {
+            args[i++] = f.getKey().getBytes(StandardCharsets.UTF_8);
+            args[i++] = f.getValue();
+        }
+        return args;
     }
 
-    /** MAXLEN ~ n, or MINID ~ (now − maxAge): the local wall clock against the server's ids (see the README). */
-    private StreamTrim trim() {
-        StreamConfig config = rt.config();
-        if (config.maxAge() != null) {
-            return StreamTrim.minId((rt.clock().wallMillis() - config.maxAge().toMillis()) + "-0");
+    private static byte[][] withMode(byte[][] args, byte[] mode) {
+        byte[][] copy = args.clone();
+        copy[1] = mode;
+        return copy;
+    }
+
+    private byte[] overflowMode() {
+        return rt.config().overflow() == StreamConfig.Overflow.DROP_OLDEST ? DROP : REJECT;
+    }
+
+    private static boolean isFull(List<Object> reply) {
+        return (Long) reply.get(0) == 0;
+    }
+
+    /** The id of an added entry; a refusal becomes {@link QueueFullException}, entries dropped are counted. */
+    private String added(List<Object> reply) {
+        if (isFull(reply)) {
+            throw new QueueFullException(rt.config().name(), (Long) reply.get(1), rt.config().maxLength());
         }
-        return StreamTrim.maxLength(config.maxLength());
+        rt.metrics().published();
+        long dropped = (Long) reply.get(2);
+        if (dropped > 0) {
+            rt.metrics().dropped(dropped);
+            warnDropped(dropped);
+        }
+        Object id = reply.get(1);
+        return id instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(id);
+    }
+
+    /** A WARN at the first drop and then at most once a second, with every entry dropped since the last one. */
+    private void warnDropped(long dropped) {
+        long total = droppedSinceWarn.addAndGet(dropped);
+        long now = rt.clock().nanoTime();
+        long last = lastDropWarn.get();
+        if ((last == 0 || now - last >= 1_000_000_000L) && lastDropWarn.compareAndSet(last, now == 0 ? 1 : now)) {
+            long n = droppedSinceWarn.getAndAdd(-total);
+            log.warn("stream {}: full at maxLength {} with entries not acknowledged by every group; dropped the {}"
+                    + " oldest (overflow DROP_OLDEST): their work will never be done", rt.config().name(),
+                    rt.config().maxLength(), n);
+        }
     }
 
     @Override

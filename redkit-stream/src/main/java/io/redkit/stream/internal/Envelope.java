@@ -76,11 +76,16 @@ final class Envelope<T> {
             return new Unreadable<>("no '" + DATA + "' field");
         }
         byte[] key = fields.get(KEY);
+        T payload;
         try {
-            return new Readable<>(key == null ? entry.id() : new String(key, StandardCharsets.UTF_8),
-                    codec.decode(data));
+            payload = codec.decode(data);
         } catch (Exception e) {
             return new Unreadable<>("payload does not decode: " + Errors.describe(e));
         }
+        if (payload == null) {
+            // JSON null (or a codec that gives null): no handler can do anything with it, on any delivery.
+            return new Unreadable<>("payload decodes to null");
+        }
+        return new Readable<>(key == null ? entry.id() : new String(key, StandardCharsets.UTF_8), payload);
     }
 }

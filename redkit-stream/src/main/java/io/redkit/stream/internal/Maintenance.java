@@ -18,9 +18,9 @@ import io.redkit.stream.ReapResult;
 import io.redkit.stream.StreamScripts;
 
 /**
- * The queue's housekeeping on a thread of its own, woken by the client's timer: reads the gauges (XINFO GROUPS,
- * XLEN of both streams) every metrics interval, never per message, and removes dead consumers every reap
- * interval. Runs on the background profile of the shared connection: nothing here blocks on the server.
+ * The queue's housekeeping on a thread of its own, woken by the client's timer: every metrics interval, trims
+ * acknowledged entries past {@code maxAge}, reads the masters' persistence settings and the gauges (XINFO GROUPS,
+ * XLEN of both streams), never per message; and removes dead consumers every reap interval. Runs on the background profile of the shared connection: nothing here blocks on the server.
  */
 final class Maintenance implements AutoCloseable {
 
@@ -68,6 +68,10 @@ final class Maintenance implements AutoCloseable {
     private void tick() {
         try {
             RedisOps ops = rt.redkit().background();
+            if (rt.config().maxAge() != null) {
+                rt.trim(ops, false);
+            }
+            rt.durability().check(ops, false);
             rt.metrics().refreshed(rt.stats(ops));
             long now = rt.clock().nanoTime();
             if (reapEveryNanos > 0 && now - nextReap >= 0) {

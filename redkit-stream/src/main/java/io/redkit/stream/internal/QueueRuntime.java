@@ -22,10 +22,12 @@ import io.redkit.stream.StreamScripts;
  * @param heir the consumer dead consumers' entries are handed to
  * @param envelope the entry layout and the payload codec
  * @param metrics the queue's meters
+ * @param workers the workers this process runs on the queue
+ * @param durability what the masters promise across a restart
  * @param <T> the payload type
  */
 record QueueRuntime<T>(Redkit redkit, StreamConfig config, String stream, String dead, String heir,
-        Envelope<T> envelope, StreamMetrics metrics) {
+        Envelope<T> envelope, StreamMetrics metrics, WorkerTally workers, DurabilityCheck durability) {
 
     RedkitClock clock() {
         return redkit.clock();
@@ -49,7 +51,18 @@ record QueueRuntime<T>(Redkit redkit, StreamConfig config, String stream, String
                 lag = g.lag();
             }
         }
-        return new QueueStats(s.length(stream), pending, lag, consumers, s.length(dead));
+        return new QueueStats(s.length(stream), pending, lag, consumers, s.length(dead), workers.started(),
+                workers.running(), durability.persistence());
+    }
+
+    /**
+     * Deletes entries every group acknowledged, and only those: all of them to make room in a full stream, else
+     * (the periodic trim under {@link StreamConfig#maxAge()}) those older than the age. Returns how many.
+     */
+    long trim(RedisOps ops, boolean toMakeRoom) {
+        String ageFloor = toMakeRoom ? "" : Math.max(0, clock().wallMillis() - config.maxAge().toMillis()) + "-0";
+        List<Object> reply = ops.eval(StreamScripts.TRIM, List.of(stream), ageFloor);
+        return (Long) reply.get(0);
     }
 
     /**

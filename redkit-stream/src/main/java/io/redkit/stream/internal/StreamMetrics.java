@@ -18,10 +18,12 @@ import io.redkit.stream.QueueStats;
 /**
  * The meters of one queue, tagged {@code client}, {@code stream} and {@code group}: counters
  * {@code redkit.stream.published}, {@code .deliveries}, {@code .redeliveries}, {@code .retries},
- * {@code .acknowledged}, {@code .claimed}, {@code .dead.lettered{reason}}, {@code .gone} (pending entries trimmed
- * before they were handled), {@code .errors} (Redis failures in workers); the timer {@code .handler{outcome}};
- * and the gauges {@code .lag}, {@code .pending}, {@code .length}, {@code .dead.letters}, {@code .consumers},
- * read from Redis every metrics interval (NaN until the first read), never per message.
+ * {@code .acknowledged}, {@code .claimed}, {@code .dead.lettered{reason}}, {@code .gone} (pending entries deleted
+ * by someone else before they were handled), {@code .dropped} (entries a full stream deleted under
+ * DROP_OLDEST), {@code .postponed}, {@code .worker.deaths}, {@code .visibility.lost}, {@code .errors} (Redis
+ * failures in workers); the timer {@code .handler{outcome}}; the gauges {@code .lag}, {@code .pending},
+ * {@code .length}, {@code .dead.letters}, {@code .consumers}, read from Redis every metrics interval (NaN until
+ * the first read), never per message; and {@code .workers}, {@code .workers.running} of this process.
  */
 final class StreamMetrics implements AutoCloseable {
 
@@ -36,6 +38,10 @@ final class StreamMetrics implements AutoCloseable {
     private final Counter acknowledged;
     private final Counter claimed;
     private final Counter gone;
+    private final Counter dropped;
+    private final Counter postponed;
+    private final Counter workerDeaths;
+    private final Counter visibilityLost;
     private final Counter errors;
     private final Timer handlerSuccess;
     private final Timer handlerFailure;
@@ -58,6 +64,14 @@ final class StreamMetrics implements AutoCloseable {
         this.acknowledged = counter("redkit.stream.acknowledged", "messages acknowledged after their handler returned");
         this.claimed = counter("redkit.stream.claimed", "entries taken over after the visibility timeout");
         this.gone = counter("redkit.stream.gone", "pending entries trimmed from the stream before they were handled");
+        this.dropped = counter("redkit.stream.dropped", "entries not acknowledged by every group that a full stream"
+                + " deleted to make room (overflow DROP_OLDEST only)");
+        this.postponed = counter("redkit.stream.postponed", "deliveries a handler postponed (RetryLaterException),"
+                + " not counted against maxDeliveries");
+        this.workerDeaths = counter("redkit.stream.worker.deaths", "workers stopped by a failure they did not survive"
+                + " (each restarted after a backoff)");
+        this.visibilityLost = counter("redkit.stream.visibility.lost", "entries another consumer took over while this"
+                + " worker still held them (its touch came too late)");
         this.errors = counter("redkit.stream.errors", "Redis failures in workers (each followed by a backoff)");
         this.handlerSuccess = timer("success");
         this.handlerFailure = timer("failure");
@@ -67,6 +81,14 @@ final class StreamMetrics implements AutoCloseable {
         gauge("redkit.stream.length", "entries in the stream", QueueStats::length);
         gauge("redkit.stream.dead.letters", "entries in the dead-letter stream", QueueStats::deadLetters);
         gauge("redkit.stream.consumers", "consumers known to the group, live or dead", QueueStats::consumers);
+    }
+
+    /** The live worker counts, read when scraped (not from Redis). */
+    void workers(WorkerTally tally) {
+        registered.add(Gauge.builder("redkit.stream.workers", tally, WorkerTally::started)
+                .description("workers this process started and has not stopped").tags(tags).register(registry));
+        registered.add(Gauge.builder("redkit.stream.workers.running", tally, WorkerTally::running)
+                .description("workers of this process running now").tags(tags).register(registry));
     }
 
     private Counter counter(String name, String description) {
@@ -118,6 +140,22 @@ final class StreamMetrics implements AutoCloseable {
 
     void gone(long n) {
         gone.increment(n);
+    }
+
+    void dropped(long n) {
+        dropped.increment(n);
+    }
+
+    void postponed() {
+        postponed.increment();
+    }
+
+    void workerDied() {
+        workerDeaths.increment();
+    }
+
+    void visibilityLost(long n) {
+        visibilityLost.increment(n);
     }
 
     void error() {

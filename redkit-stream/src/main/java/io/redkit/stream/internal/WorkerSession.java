@@ -49,6 +49,7 @@ final class WorkerSession<T> {
     /** Runs until a stop (then hands back what it holds) or until a Redis failure throws. */
     void run() {
         WorkerControl control = ctx.control();
+        runner.handBackUnstarted(ops);
         while (!control.stopping()) {
             step();
         }

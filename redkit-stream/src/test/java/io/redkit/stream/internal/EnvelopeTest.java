@@ -50,6 +50,12 @@ class EnvelopeTest {
     }
 
     @Test
+    void aJsonNullPayloadCanNeverBeHandledAndIsUnreadable() {
+        assertThat(envelope.decode(new StreamEntry("1-0", Map.of("v", b("1"), "k", b("k"), "d", b("null")))))
+                .isEqualTo(new Envelope.Unreadable<>("payload decodes to null"));
+    }
+
+    @Test
     void aNewerFormatIsNotUnreadableButAnotherVersion() {
         assertThat(envelope.decode(new StreamEntry("1-0", Map.of("v", b("2"), "d", b("x")))))
                 .isEqualTo(new Envelope.OtherVersion<>("2"));
