@@ -49,6 +49,13 @@ public final class RedkitQueues implements AutoCloseable {
         return (StreamQueue<T>) built.queue();
     }
 
+    /** The queues built so far, by name, in the order they were built. */
+    public synchronized Map<String, StreamQueue<?>> built() {
+        Map<String, StreamQueue<?>> built = new LinkedHashMap<>();
+        queues.forEach((name, b) -> built.put(name, b.queue()));
+        return built;
+    }
+
     /** Closes every queue built here (their workers keep their own lifecycle: close those first). */
     @Override
     public synchronized void close() {

@@ -76,4 +76,29 @@ class HealthEndpointIT {
             assertThat(endpoint.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
         });
     }
+
+    @Test
+    void aQueueWhoseWorkersAreAllDownIsDownWithItsCountsAndUpOnceStopped() {
+        runner().run(context -> {
+            HealthEndpoint endpoint = context.getBean(HealthEndpoint.class);
+            io.redkit.stream.StreamQueue<FeatureBeansIT.Account> orders = context.getBean(RedkitQueues.class)
+                    .queue("orders", FeatureBeansIT.Account.class);
+            assertThat(endpoint.healthForPath("redkitQueues").getStatus()).isEqualTo(Status.UP);
+            for (int i = 0; i < 10; i++) {
+                orders.publish(new FeatureBeansIT.Account("a" + i));
+            }
+            // Each message kills the worker; deaths in a row wait 100, 200, 400 ms… before the restart.
+            io.redkit.stream.Workers workers = orders.start(m -> {
+                throw new OutOfMemoryError("simulated");
+            });
+
+            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                    .until(() -> endpoint.healthForPath("redkitQueues").getStatus().equals(Status.DOWN));
+            assertThat(endpoint.health().getStatus()).isEqualTo(Status.DOWN);
+            assertThat(orders.workerCount()).isEqualTo(new io.redkit.stream.StreamQueue.WorkerCount(1, 0));
+            workers.close();
+            assertThat(endpoint.healthForPath("redkitQueues").getStatus()).isEqualTo(Status.UP);
+            assertThat(orders.workerCount()).isEqualTo(new io.redkit.stream.StreamQueue.WorkerCount(0, 0));
+        });
+    }
 }

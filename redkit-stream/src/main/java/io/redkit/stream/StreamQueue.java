@@ -63,8 +63,28 @@ public interface StreamQueue<T> extends AutoCloseable {
      */
     Workers start(MessageHandler<T> handler);
 
-    /** Length, pending, lag, consumers and dead letters, read from Redis now. */
+    /** Length, pending, lag, consumers and dead letters, read from Redis now, with this process's workers. */
     QueueStats stats();
+
+    /**
+     * How many workers this process started on the queue and has not stopped, and how many run now (fewer while
+     * one restarts after a failure it did not survive); no Redis call, for health checks.
+     */
+    WorkerCount workerCount();
+
+    /**
+     * This process's workers on a queue.
+     *
+     * @param started started and not stopped
+     * @param running of those, running now
+     */
+    record WorkerCount(int started, int running) {
+
+        /** Whether fewer run than were started. */
+        public boolean degraded() {
+            return running < started;
+        }
+    }
 
     /** Up to {@code count} dead letters, oldest first. */
     List<DeadLetter> deadLetters(int count);

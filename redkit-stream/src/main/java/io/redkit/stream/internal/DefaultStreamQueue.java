@@ -199,6 +199,11 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
     }
 
     @Override
+    public WorkerCount workerCount() {
+        return new WorkerCount(rt.workers().started(), rt.workers().running());
+    }
+
+    @Override
     public List<DeadLetter> deadLetters(int count) {
         List<DeadLetter> letters = new ArrayList<>();
         for (StreamEntry e : rt.redkit().commands().streams().range(rt.dead(), "-", "+", count)) {
