@@ -34,8 +34,11 @@ public interface CacheAside<K, V> extends AutoCloseable {
 
     /**
      * Deletes the entries (UNLINK, with their fill leases, so a load in flight cannot write its value back) and
-     * tells the other instances' near caches. Throws a {@link io.redkit.RedkitException} when Redis could not be
-     * told, because the entry may still be served until its TTL.
+     * tells the other instances' near caches. Throws a {@link io.redkit.RedkitException} with the outcome it got
+     * when Redis could not be told (rejected, or timed out: it may have run); unless
+     * {@code retryFailedInvalidations(false)}, the keys are then remembered (up to 10,000, past that the whole
+     * cache), read from the source by this instance, and their UNLINK retried in the background until it lands,
+     * so that a restart of Redis from its AOF cannot bring the old value back.
      *
      * @return how many of those keys (entries and fill leases) existed in Redis
      */
@@ -47,7 +50,8 @@ public interface CacheAside<K, V> extends AutoCloseable {
 
     /**
      * Registers the invalidation of {@code keys} to run after the current transaction commits (never before, so
-     * that no reader can reload the old row in between). A failure then is logged and counted, not thrown.
+     * that no reader can reload the old row in between). A failure then is logged, counted and retried as
+     * {@link #invalidate(Collection)} retries it, not thrown: the commit has happened.
      */
     void invalidateAfterCommit(AfterCommit transaction, Collection<? extends K> keys);
 

@@ -39,6 +39,11 @@ public final class CacheConfig<K, V> {
     public static final int DEFAULT_BREAKER_PROBES_TO_CLOSE = 3;
     /** The breaker judges the last this-many Redis calls; it opens when half of them failed. */
     public static final int DEFAULT_BREAKER_WINDOW = 10;
+    /**
+     * An invalidation that may not have happened (rejected while disconnected, timed out) is remembered and retried
+     * until it succeeds, and this instance reads its keys from the source meanwhile.
+     */
+    public static final boolean DEFAULT_RETRY_FAILED_INVALIDATIONS = true;
     /** Near cache off unless a size is set. */
     public static final long DEFAULT_NEAR_CACHE_SIZE = 0;
     /** A near-cache entry lives this long at most, even when an invalidation message is lost. */
@@ -65,6 +70,7 @@ public final class CacheConfig<K, V> {
     private final Duration breakerProbeInterval;
     private final int breakerProbesToClose;
     private final int breakerWindow;
+    private final boolean retryFailedInvalidations;
     private final long nearCacheSize;
     private final Duration nearCacheTtl;
 
@@ -99,6 +105,7 @@ public final class CacheConfig<K, V> {
         this.breakerProbeInterval = b.breakerProbeInterval;
         this.breakerProbesToClose = b.breakerProbesToClose;
         this.breakerWindow = b.breakerWindow;
+        this.retryFailedInvalidations = b.retryFailedInvalidations;
         this.nearCacheSize = b.nearCacheSize;
         this.nearCacheTtl = b.nearCacheTtl;
         this.compressAbove = b.compressAbove;
@@ -157,6 +164,9 @@ public final class CacheConfig<K, V> {
 
     /** The breaker's window of calls. */
     public int breakerWindow() { return breakerWindow; }
+
+    /** Whether failed invalidations are remembered and retried; default true. */
+    public boolean retryFailedInvalidations() { return retryFailedInvalidations; }
 
     /** The near cache's size bound (0: no near cache). */
     public long nearCacheSize() { return nearCacheSize; }

@@ -55,6 +55,7 @@ public final class RedisCache {
         Duration breakerProbeInterval = CacheConfig.DEFAULT_BREAKER_PROBE_INTERVAL;
         int breakerProbesToClose = CacheConfig.DEFAULT_BREAKER_PROBES_TO_CLOSE;
         int breakerWindow = CacheConfig.DEFAULT_BREAKER_WINDOW;
+        boolean retryFailedInvalidations = CacheConfig.DEFAULT_RETRY_FAILED_INVALIDATIONS;
         long nearCacheSize = CacheConfig.DEFAULT_NEAR_CACHE_SIZE;
         Duration nearCacheTtl = CacheConfig.DEFAULT_NEAR_CACHE_TTL;
         int compressAbove = CacheConfig.DEFAULT_COMPRESS_ABOVE;
@@ -193,6 +194,16 @@ public final class RedisCache {
                 throw new IllegalArgumentException("breakerWindow must be 2-1000, was " + value);
             }
             this.breakerWindow = value;
+            return this;
+        }
+
+        /**
+         * Whether an invalidation that may not have happened is remembered, retried in the background until it
+         * succeeds, and its keys read from the source meanwhile (default true). Off, a failed invalidation is only
+         * thrown (or, after commit, logged) and the entry may be served until its TTL.
+         */
+        public Builder<K, V> retryFailedInvalidations(boolean value) {
+            this.retryFailedInvalidations = value;
             return this;
         }
 

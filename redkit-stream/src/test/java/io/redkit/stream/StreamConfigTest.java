@@ -60,13 +60,24 @@ class StreamConfigTest {
     }
 
     @Test
-    void maxAgeAndMaxLengthReplaceEachOther() {
+    void theLengthCapHoldsWithAnAgeLimitAndTheLimitsAreChecked() {
         StreamConfig byAge = StreamConfig.builder("orders").maxAge(Duration.ofHours(1)).build();
         assertThat(byAge.maxAge()).isEqualTo(Duration.ofHours(1));
-        assertThat(byAge.maxLength()).isZero();
-        StreamConfig byLength = byAge.toBuilder().maxLength(50).build();
-        assertThat(byLength.maxAge()).isNull();
-        assertThat(byLength.maxLength()).isEqualTo(50);
+        assertThat(byAge.maxLength()).isEqualTo(StreamConfig.DEFAULT_MAX_LENGTH);
+        StreamConfig both = byAge.toBuilder().maxLength(50).overflow(StreamConfig.Overflow.DROP_OLDEST)
+                .maxEntryBytes(4096).durability(StreamConfig.Durability.REQUIRE_AOF).build();
+        assertThat(both.maxAge()).isEqualTo(Duration.ofHours(1));
+        assertThat(both.maxLength()).isEqualTo(50);
+        assertThat(both.overflow()).isEqualTo(StreamConfig.Overflow.DROP_OLDEST);
+        assertThat(both.maxEntryBytes()).isEqualTo(4096);
+        assertThat(both.durability()).isEqualTo(StreamConfig.Durability.REQUIRE_AOF);
+        StreamConfig defaults = StreamConfig.builder("orders").build();
+        assertThat(defaults.overflow()).isEqualTo(StreamConfig.Overflow.REJECT);
+        assertThat(defaults.maxEntryBytes()).isEqualTo(1 << 20);
+        assertThat(defaults.durability()).isEqualTo(StreamConfig.Durability.WARN);
+        assertThatThrownBy(() -> StreamConfig.builder("orders").maxEntryBytes(10))
+                .hasMessageContaining("maxEntryBytes must be 64-536870912, was 10");
+        assertThatThrownBy(() -> StreamConfig.builder("orders").overflow(null)).hasMessageContaining("overflow");
     }
 
     @Test

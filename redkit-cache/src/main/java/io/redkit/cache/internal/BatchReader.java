@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.redkit.cache.ValueTooLargeException;
 
@@ -26,11 +27,12 @@ final class BatchReader<K, V> {
     private final NearCache<V> near;
     private final boolean nearKeepsReads;
     private final Refresher<K> refresher;
+    private final Predicate<String> bypass;
     private final CacheMetrics metrics;
 
     BatchReader(Function<K, String> entryKey, GuardedRedis redis, EntryCodec<V> entries, Filler<K, V> filler,
             SingleFlight<V> flights, NearCache<V> near, boolean nearKeepsReads, Refresher<K> refresher,
-            CacheMetrics metrics) {
+            Predicate<String> bypass, CacheMetrics metrics) {
         this.entryKey = entryKey;
         this.redis = redis;
         this.entries = entries;
@@ -39,6 +41,7 @@ final class BatchReader<K, V> {
         this.near = near;
         this.nearKeepsReads = nearKeepsReads;
         this.refresher = refresher;
+        this.bypass = bypass;
         this.metrics = metrics;
     }
 
@@ -51,7 +54,14 @@ final class BatchReader<K, V> {
         long epoch = near.epoch();
         Map<String, Optional<V>> answers = new LinkedHashMap<>();
         List<String> toRead = new ArrayList<>(byEntry.size());
+        Map<String, K> unconfirmed = new LinkedHashMap<>();
         for (String key : byEntry.keySet()) {
+            if (bypass.test(key)) {
+                // Its invalidation is not confirmed: from the source, never from Redis or the near cache.
+                metrics.miss();
+                unconfirmed.put(key, byEntry.get(key));
+                continue;
+            }
             Lookup<V> cached = near.get(key);
             if (cached.answers()) {
                 metrics.nearHit();
@@ -70,6 +80,9 @@ final class BatchReader<K, V> {
         }
         if (!missing.isEmpty()) {
             fillMissing(missing, usable, rejected, answers, epoch);
+        }
+        if (!unconfirmed.isEmpty()) {
+            fillMissing(unconfirmed, false, Map.of(), answers, epoch);
         }
         Map<K, V> result = new LinkedHashMap<>();
         byEntry.forEach((key, k) -> {

@@ -16,8 +16,10 @@ import io.redkit.cache.CacheStats;
 /**
  * The meters of one cache, tagged {@code cache=<name>} and {@code client=<redkit name>}: {@code redkit.cache.hits},
  * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind=redis|decode|version|wrongtype}},
- * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}} and the
- * gauge {@code .breaker.state} (0 closed, 1 half-open, 2 open).
+ * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}},
+ * {@code .invalidations.retried}, {@code .invalidations.given.up} (should stay 0), {@code .invalidations.overflowed},
+ * the timer {@code .invalidation.pending.time} (how long each key stayed pending: its max is the longest), and the
+ * gauges {@code .breaker.state} (0 closed, 1 half-open, 2 open) and {@code .invalidations.pending}.
  */
 final class CacheMetrics implements AutoCloseable {
 
@@ -39,6 +41,10 @@ final class CacheMetrics implements AutoCloseable {
     private final Counter compressed;
     private final Counter skipped;
     private final Counter refused;
+    private final Counter invalidationsRetried;
+    private final Counter invalidationsGivenUp;
+    private final Counter invalidationsOverflowed;
+    private final Timer invalidationPendingTime;
 
     CacheMetrics(MeterRegistry registry, String client, String cache) {
         this.registry = registry;
@@ -69,6 +75,14 @@ final class CacheMetrics implements AutoCloseable {
         this.compressed = counter(large, "values compressed", Tags.of("action", "compressed"));
         this.skipped = counter(large, "values above the limit, served but not cached", Tags.of("action", "skipped"));
         this.refused = counter(large, "values above the limit, refused", Tags.of("action", "refused"));
+        this.invalidationsRetried = counter("redkit.cache.invalidations.retried",
+                "keys whose unconfirmed invalidation was sent again", Tags.empty());
+        this.invalidationsGivenUp = counter("redkit.cache.invalidations.given.up",
+                "unconfirmed invalidations dropped at close, their entries possibly stale until their TTL", Tags.empty());
+        this.invalidationsOverflowed = counter("redkit.cache.invalidations.overflowed",
+                "times too many invalidations were pending and the whole cache was read from the source", Tags.empty());
+        this.invalidationPendingTime = keep(Timer.builder("redkit.cache.invalidation.pending.time")
+                .description("how long a key's invalidation stayed unconfirmed").tags(tags).register(registry));
     }
 
     private Counter counter(String name, String description, Tags extra) {
@@ -83,6 +97,22 @@ final class CacheMetrics implements AutoCloseable {
     void breakerGauge(Supplier<Number> state) {
         keep(Gauge.builder("redkit.cache.breaker.state", state).description("0 closed, 1 half-open, 2 open")
                 .tags(tags).register(registry));
+    }
+
+    void pendingGauge(Supplier<Number> pending) {
+        keep(Gauge.builder("redkit.cache.invalidations.pending", pending)
+                .description("keys (or 1 for the whole cache) whose invalidation is not confirmed yet").tags(tags)
+                .register(registry));
+    }
+
+    void invalidationRetried(int keys) { invalidationsRetried.increment(keys); }
+
+    void invalidationsGivenUp(int keys) { invalidationsGivenUp.increment(keys); }
+
+    void invalidationsOverflowed() { invalidationsOverflowed.increment(); }
+
+    void invalidationSettled(long pendingNanos) {
+        invalidationPendingTime.record(pendingNanos, TimeUnit.NANOSECONDS);
     }
 
     /** Removes this cache's meters, so that a cache of the same name may be opened again. */

@@ -53,6 +53,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     private final Executor refreshExecutor;
     private final ExecutorService ownExecutor;
     private final Invalidator invalidator;
+    private final PendingInvalidations pending;
     private final BatchReader<K, V> batches;
 
     /** Builds the cache; with a near cache, subscribes to its invalidation channel. */
@@ -85,8 +86,23 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         }
         this.invalidator = new Invalidator(redkit.commands(), redkit.background(), config.keySchema(),
                 filler::lease, redis);
+        this.pending = new PendingInvalidations(config.name(), new PendingInvalidations.Retry() {
+            @Override
+            public void unlink(List<String> entryKeys) {
+                invalidator.unlink(entryKeys);
+                flights.forget(entryKeys);
+                near.invalidate(entryKeys); // the other instances' near caches too
+            }
+
+            @Override
+            public void unlinkAll() {
+                invalidator.unlinkByPrefix();
+                flights.forgetAll();
+                near.invalidateAll();
+            }
+        }, redkit.clock(), metrics);
         this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, nearKeepsReads, this,
-                metrics);
+                pending::bypass, metrics);
     }
 
     @Override
@@ -97,6 +113,11 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     @Override
     public Optional<V> get(K key) {
         String entryKey = entryKey(Objects.requireNonNull(key, "key"));
+        if (pending.bypass(entryKey)) {
+            // Its invalidation is not confirmed: Redis may hold (or get back) the old value. From the source, not kept.
+            metrics.miss();
+            return flights.run(entryKey, () -> filler.fill(key, entryKey, false, null).value());
+        }
         long epoch = near.epoch();
         Lookup<V> cached = near.get(entryKey);
         if (cached.answers()) {
@@ -152,6 +173,11 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         }
         try {
             return invalidator.unlink(entryKeys);
+        } catch (RedkitException e) {
+            if (config.retryFailedInvalidations()) {
+                pending.add(entryKeys, e);
+            }
+            throw e;
         } finally {
             // After the UNLINK, so that a read racing with it cannot put the old entry back into the near cache;
             // and whatever happened remotely, this instance no longer serves what it was told is stale.
@@ -175,9 +201,12 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             try {
                 invalidate(copy);
             } catch (RedkitException e) {
-                // The transaction is committed; the entry lives until its TTL. Say so loudly, once per failure.
-                log.warn("cache '{}': invalidation after commit failed, entries may be stale until their TTL: {}",
-                        config.name(), e.toString());
+                // The transaction is committed. Remembered and retried (see invalidate) unless turned off; then the
+                // entry lives until its TTL. Say so loudly, once per failure.
+                if (!config.retryFailedInvalidations()) {
+                    log.warn("cache '{}': invalidation after commit failed, entries may be stale until their TTL: {}",
+                            config.name(), e.toString());
+                }
             }
         });
     }
@@ -185,7 +214,16 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     @Override
     public long invalidateByPrefix(String... prefixParts) {
         try {
-            return invalidator.unlinkByPrefix(prefixParts);
+            long unlinked = invalidator.unlinkByPrefix(prefixParts);
+            if (prefixParts.length == 0) {
+                pending.coveredWholeCache();
+            }
+            return unlinked;
+        } catch (RedkitException e) {
+            if (config.retryFailedInvalidations()) {
+                pending.addWholeCache(e); // a superset of the prefix: just as safe
+            }
+            throw e;
         } finally {
             flights.forgetAll();
             near.invalidateAll();
@@ -209,6 +247,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
 
     @Override
     public void close() {
+        pending.close();
         near.close();
         redis.close();
         metrics.close();

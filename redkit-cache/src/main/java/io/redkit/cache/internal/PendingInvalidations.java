@@ -1,0 +1,215 @@
+package io.redkit.cache.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.redkit.RedkitClock;
+import io.redkit.RedkitException;
+
+/**
+ * The invalidations of one cache that may not have happened: an UNLINK rejected while disconnected or timed out.
+ * Without this, a committed update comes undone: Redis restarts from its AOF (or a replica is promoted) with the
+ * old entry, and every read serves the old value again until its TTL. So each such key is kept here; a read of it
+ * skips Redis (no hit, no fill) and loads from the source; and a thread of the cache's own retries the UNLINK
+ * with a backoff (20 ms doubling to 500 ms) until it succeeds, after which every instance reads the new value.
+ *
+ * <p>Bounded: past {@link #BOUND} keys the cache falls back to a rule as safe, reading every key from the source
+ * until an invalidation of the whole cache (SCAN + UNLINK) has succeeded. Keys still pending when the cache is
+ * closed are given up, counted and logged: nothing else would retry them.
+ */
+final class PendingInvalidations implements AutoCloseable {
+
+    /** The most keys remembered one by one; past it, the whole cache is invalidated instead. */
+    static final int BOUND = 10_000;
+
+    private static final Logger log = LoggerFactory.getLogger(PendingInvalidations.class);
+    private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final int BATCH = 500;
+
+    /** How a retry reaches Redis: the cache's UNLINK of entries (and their leases), and of the whole cache. */
+    interface Retry {
+        /** UNLINKs these entries and their fill leases; throws when Redis could not be told. */
+        void unlink(List<String> entryKeys);
+
+        /** Invalidates every entry of the cache; throws when Redis could not be told. */
+        void unlinkAll();
+    }
+
+    private final String cache;
+    private final Retry retry;
+    private final RedkitClock clock;
+    private final CacheMetrics metrics;
+    // Entry key → when it became pending (monotonic nanos).
+    private final Map<String, Long> pending = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean wholeCache;
+    private volatile long wholeCacheSince;
+    private volatile boolean closed;
+
+    PendingInvalidations(String cache, Retry retry, RedkitClock clock, CacheMetrics metrics) {
+        this.cache = cache;
+        this.retry = retry;
+        this.clock = clock;
+        this.metrics = metrics;
+        metrics.pendingGauge(() -> pending.size() + (wholeCache ? 1 : 0));
+        this.thread = new Thread(this::run, "redkit-cache-invalidations-" + cache);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Whether a read of {@code entryKey} must skip Redis: it, or the whole cache, awaits an invalidation. */
+    boolean bypass(String entryKey) {
+        return wholeCache || (!pending.isEmpty() && pending.containsKey(entryKey));
+    }
+
+    /** Remembers keys whose invalidation may not have happened, and wakes the retry. */
+    void add(Collection<String> entryKeys, RedkitException why) {
+        long now = clock.nanoTime();
+        for (String key : entryKeys) {
+            if (pending.size() >= BOUND && !pending.containsKey(key)) {
+                overflow(now);
+                break;
+            }
+            pending.putIfAbsent(key, now);
+        }
+        log.warn("cache '{}': invalidation of {} key(s) not confirmed ({}); this instance reads them from the source"
+                + " and retries the UNLINK until Redis takes it", cache, entryKeys.size(), why.toString());
+        wake();
+    }
+
+    /** An invalidation of the whole cache (by prefix) that may not have happened. */
+    void addWholeCache(RedkitException why) {
+        overflow(clock.nanoTime());
+        log.warn("cache '{}': invalidation by prefix not confirmed ({}); every key is read from the source until an"
+                + " invalidation of the whole cache succeeds", cache, why.toString());
+        wake();
+    }
+
+    /** A prefix invalidation that succeeded covers every key it matched; the whole cache when no parts. */
+    void coveredWholeCache() {
+        if (wholeCache) {
+            settledWholeCache();
+        }
+    }
+
+    private void overflow(long now) {
+        if (!wholeCache) {
+            wholeCacheSince = now;
+            wholeCache = true;
+            metrics.invalidationsOverflowed();
+            log.warn("cache '{}': more than {} invalidations pending; the whole cache is read from the source until"
+                    + " it has been invalidated as a whole", cache, BOUND);
+        }
+    }
+
+    private synchronized void wake() {
+        notifyAll();
+    }
+
+    private void run() {
+        long pause = FIRST_PAUSE_NANOS;
+        while (!closed) {
+            if (!wholeCache && pending.isEmpty()) {
+                pause = FIRST_PAUSE_NANOS;
+                awaitWork();
+                continue;
+            }
+            try {
+                retryOnce();
+                pause = FIRST_PAUSE_NANOS;
+            } catch (RedkitException e) {
+                await(pause);
+                pause = Math.min(MAX_PAUSE_NANOS, pause * 2);
+            } catch (RuntimeException e) {
+                log.error("cache '{}': retrying invalidations failed unexpectedly; trying again", cache, e);
+                await(MAX_PAUSE_NANOS);
+            }
+        }
+    }
+
+    private void retryOnce() {
+        if (wholeCache) {
+            metrics.invalidationRetried(1);
+            retry.unlinkAll();
+            settledWholeCache();
+            return;
+        }
+        List<String> keys = new ArrayList<>(pending.keySet());
+        for (int from = 0; from < keys.size(); from += BATCH) {
+            List<String> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
+            metrics.invalidationRetried(batch.size());
+            retry.unlink(batch);
+            long now = clock.nanoTime();
+            for (String key : batch) {
+                Long since = pending.remove(key);
+                if (since != null) {
+                    metrics.invalidationSettled(now - since);
+                }
+            }
+        }
+    }
+
+    private void settledWholeCache() {
+        long now = clock.nanoTime();
+        wholeCache = false;
+        metrics.invalidationSettled(now - wholeCacheSince);
+        // The whole cache is gone from Redis: every key pending one by one with it.
+        pending.keySet().forEach(key -> {
+            Long since = pending.remove(key);
+            if (since != null) {
+                metrics.invalidationSettled(now - since);
+            }
+        });
+        log.info("cache '{}': the whole cache was invalidated; reads use Redis again", cache);
+    }
+
+    /** Waits for a key to retry; checked under the lock that add's wake takes, so no wake is missed. */
+    private synchronized void awaitWork() {
+        try {
+            while (!closed && !wholeCache && pending.isEmpty()) {
+                wait();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
+        }
+    }
+
+    private synchronized void await(long nanos) {
+        if (closed) {
+            return;
+        }
+        try {
+            TimeUnit.NANOSECONDS.timedWait(this, nanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
+        }
+    }
+
+    /** Stops the retry; what is still pending is given up (counted, and logged once). */
+    @Override
+    public void close() {
+        closed = true;
+        wake();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        int left = pending.size() + (wholeCache ? 1 : 0);
+        if (left > 0) {
+            metrics.invalidationsGivenUp(left);
+            log.warn("cache '{}': closed with {} invalidation(s) still unconfirmed; their entries may be served until"
+                    + " their TTL", cache, left);
+        }
+    }
+}

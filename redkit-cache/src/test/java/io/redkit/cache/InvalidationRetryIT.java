@@ -1,0 +1,164 @@
+package io.redkit.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.Redkit;
+import io.redkit.RedkitConfig;
+import io.redkit.RedkitException;
+import io.redkit.testing.RedisServer;
+import io.redkit.testing.RedisServerExtension;
+
+/**
+ * A committed update never comes undone after a Redis outage: on a redis-server that keeps its data across a
+ * restart (AOF, {@code appendfsync always}), a product cached at price 100 is updated to 1 while Redis is dead, its
+ * invalidation rejected; Redis restarts from its AOF with the old entry. This instance never serves 100 again,
+ * and a second instance serves it only until the retried UNLINK lands (the window the figures give), not for the
+ * TTL.
+ */
+class InvalidationRetryIT {
+
+    @RegisterExtension
+    final RedisServerExtension redis = RedisServerExtension.from(RedisServer.builder().arg("appendonly", "yes")
+            .arg("appendfsync", "always"));
+
+    private final Source source = new Source();
+    private final String name = "t" + UUID.randomUUID().toString().substring(0, 8);
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Map<CacheAside<String, String>, Redkit> clients = new java.util.HashMap<>();
+
+    private CacheAside<String, String> instance(String id) {
+        Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.url()).name(id).build());
+        CacheAside<String, String> cache = RedisCache.<String, String>builder(redkit).name(name)
+                .valueType(String.class).ttl(Duration.ofMinutes(10)).loader(source::load).batchLoader(source::loadAll)
+                .build();
+        opened.add(0, redkit);
+        opened.add(0, cache);
+        clients.put(cache, redkit);
+        return cache;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    @Test
+    void aCommittedUpdateIsNeverUndoneWhenRedisComesBackFromItsAof() {
+        CacheAside<String, String> here = instance("here");
+        CacheAside<String, String> other = instance("other");
+        source.rows.put("42", "100");
+        assertThat(here.get("42")).contains("100");
+        assertThat(other.get("42")).contains("100");
+
+        redis.kill();
+        source.rows.put("42", "1"); // the update commits while Redis is dead
+        here.invalidateAfterCommit(Runnable::run, List.of("42")); // its UNLINK is rejected at once
+        assertThat(here.get("42")).contains("1");
+        assertThat(here.getAll(List.of("42"))).containsEntry("42", "1");
+        redis.server().restart(); // from its AOF, the old entry with it
+        long restarted = System.nanoTime();
+
+        int staleHere = 0;
+        long otherFreshAfter = -1;
+        long deadline = restarted + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline && (otherFreshAfter < 0 || pending(here) > 0)) {
+            staleHere += here.get("42").orElseThrow().equals("100") ? 1 : 0;
+            staleHere += here.getAll(List.of("42")).get("42").equals("100") ? 1 : 0;
+            if (otherFreshAfter < 0 && other.get("42").orElseThrow().equals("1")) {
+                otherFreshAfter = System.nanoTime() - restarted;
+            }
+        }
+        for (int i = 0; i < 50; i++) {
+            staleHere += here.get("42").orElseThrow().equals("100") ? 1 : 0;
+            assertThat(other.get("42")).contains("1");
+        }
+
+        System.out.printf("[figures] InvalidationRetryIT update committed while Redis was dead, Redis back from its"
+                + " AOF with the old entry: this instance %d stale reads; the other read the new price %.0f ms after"
+                + " the restart; longest pending %.0f ms%n", staleHere, otherFreshAfter / 1e6, longestPendingMs(here));
+        assertThat(staleHere).isZero();
+        assertThat(otherFreshAfter).as("the other instance read the update before the check gave up").isPositive();
+        assertThat(pending(here)).isZero();
+        assertThat(counter(here, "redkit.cache.invalidations.given.up")).isZero();
+        assertThat(here.get("42")).contains("1");
+    }
+
+    @Test
+    void aDirectInvalidationReportsItsFailureAndIsRetriedAllTheSame() {
+        CacheAside<String, String> cache = instance("here");
+        source.rows.put("7", "old");
+        assertThat(cache.get("7")).contains("old");
+        redis.kill();
+        source.rows.put("7", "new");
+
+        assertThatThrownBy(() -> cache.invalidate("7")).isInstanceOf(RedkitException.class);
+        assertThat(pending(cache)).isEqualTo(1);
+        redis.server().restart();
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pending(cache) == 0);
+        assertThat(cache.get("7")).contains("new");
+        assertThat(counter(cache, "redkit.cache.invalidations.retried")).isPositive();
+    }
+
+    @Test
+    void pastTheBoundTheWholeCacheIsReadFromTheSourceUntilItIsInvalidatedAsAWhole() {
+        CacheAside<String, String> cache = instance("here");
+        source.rows.put("a", "old");
+        source.rows.put("untouched", "v");
+        assertThat(cache.get("a")).contains("old");
+        assertThat(cache.get("untouched")).contains("v");
+        redis.kill();
+        source.rows.put("a", "new");
+        List<String> many = new ArrayList<>();
+        for (int i = 0; i < 10_001; i++) {
+            many.add("k" + i);
+        }
+        many.add("a");
+
+        assertThatThrownBy(() -> cache.invalidate(many)).isInstanceOf(RedkitException.class);
+        redis.server().restart();
+        int loadsBefore = source.loads.get();
+        assertThat(cache.get("a")).contains("new"); // read from the source: its invalidation is not confirmed
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pending(cache) == 0);
+        assertThat(counter(cache, "redkit.cache.invalidations.overflowed")).isEqualTo(1);
+        assertThat(source.loads.get()).isGreaterThan(loadsBefore);
+        assertThat(cache.get("a")).contains("new");
+        assertThat(cache.get("untouched")).contains("v"); // the whole cache went: loaded again, then a hit
+        int loads = source.loads.get();
+        assertThat(cache.get("untouched")).contains("v");
+        assertThat(source.loads.get()).isEqualTo(loads);
+    }
+
+    private double pending(CacheAside<String, String> cache) {
+        return meters(cache, "redkit.cache.invalidations.pending").tag("cache", cache.name()).gauge().value();
+    }
+
+    private double counter(CacheAside<String, String> cache, String meter) {
+        return meters(cache, meter).tag("cache", cache.name()).counter().count();
+    }
+
+    private double longestPendingMs(CacheAside<String, String> cache) {
+        return meters(cache, "redkit.cache.invalidation.pending.time").tag("cache", cache.name()).timer()
+                .max(java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    private io.micrometer.core.instrument.search.RequiredSearch meters(CacheAside<String, String> cache,
+            String meter) {
+        Redkit redkit = clients.get(cache);
+        return redkit.meters().get(meter).tag("client", redkit.config().name());
+    }
+}
