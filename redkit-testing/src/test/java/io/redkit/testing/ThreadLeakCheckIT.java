@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.time.Duration;
 import java.util.Map;
+import io.redkit.testing.internal.Poll;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -62,6 +67,27 @@ class ThreadLeakCheckIT {
         assertThat(ThreadLeakCheck.jvmWide("globalEventExecutor-2-7")).isTrue();
         assertThat(ThreadLeakCheck.jvmWide("lettuce-nioEventLoop-4-1")).isFalse();
         assertThat(ThreadLeakCheck.jvmWide("redkit-timer-default")).isFalse();
+    }
+
+    @Test
+    void anIdleWorkerOfACachedPoolIsNotCountedButOneOfAFixedPoolIs() throws Exception {
+        ThreadLeakCheck check = ThreadLeakCheck.snapshot();
+        ExecutorService cached = Executors.newCachedThreadPool(r -> new Thread(r, "idle-cached-worker"));
+        ExecutorService fixed = Executors.newFixedThreadPool(1, r -> new Thread(r, "idle-fixed-worker"));
+        try {
+            cached.submit(() -> { }).get();
+            fixed.submit(() -> { }).get();
+            Poll.until("the cached pool's worker to wait idle", Duration.ofSeconds(5), () -> check.startedSince().stream().noneMatch(t -> t.getName().equals("idle-cached-worker")));
+
+            // The cached pool's worker waits for its keep-alive and ends; the fixed pool's waits for work forever.
+            assertThatThrownBy(() -> check.verify("SomeIT")).isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("SomeIT left 1 thread(s) running").hasMessageContaining("\"idle-fixed-worker\"")
+                    .hasMessageNotContaining("idle-cached-worker");
+        } finally {
+            cached.shutdownNow();
+            fixed.shutdownNow();
+            assertThat(cached.awaitTermination(5, TimeUnit.SECONDS) && fixed.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        }
     }
 
     @Test
