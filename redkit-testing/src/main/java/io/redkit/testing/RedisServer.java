@@ -134,6 +134,16 @@ public final class RedisServer implements AutoCloseable {
         return call(ADMIN_TIMEOUT, false, (Object[]) args);
     }
 
+    /**
+     * Cuts this master off from its replicas until the returned handle is closed: writes it takes from now on reach
+     * none of them, as in a partition before a failover (see {@link ReplicationCut}).
+     *
+     * @throws RedisTestingException when the server cannot be reached
+     */
+    public ReplicationCut cutReplicationLinks() {
+        return ReplicationCut.of(this);
+    }
+
     /** Removes all keys from all databases (FLUSHALL), for tests that cannot use unique keys. */
     public void flushAll() {
         command("FLUSHALL");

@@ -63,6 +63,29 @@ class RedisSentinelGroupIT {
     }
 
     @Test
+    void aCutReplicationLinkKeepsTheMastersWritesFromItsReplicaUntilClosed() throws Exception {
+        RedisServer master = sentinel.master();
+        RedisServer replica = sentinel.replicas().get(0);
+        String key = "cut:" + UUID.randomUUID();
+        RedisClient client = LettuceClients.of(RedisURI.create(master.url()));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            try (ReplicationCut cut = master.cutReplicationLinks()) {
+                connection.sync().set(key, "only-on-the-master"); // a connection opened before the cut stays in
+                assertThat(connection.sync().waitForReplication(1, 300)).isZero();
+                assertThat(replica.command("GET", key)).isNull();
+                assertThat(cut.master()).isSameAs(master);
+            }
+            io.redkit.testing.internal.Poll.until("the replica to catch up after the cut", Duration.ofSeconds(10),
+                    () -> "only-on-the-master".equals(replica.command("GET", key)));
+            io.redkit.testing.internal.Poll.until("the replica to acknowledge the write", Duration.ofSeconds(10),
+                    () -> connection.sync().waitForReplication(1, 100) == 1);
+        } finally {
+            LettuceClients.shutdown(client);
+        }
+        assertThat(master.command("PING")).isEqualTo("PONG"); // its former password is back (none)
+    }
+
+    @Test
     void stoppedSentinelIsRestartedForTheNextTest() {
         RedisServer stopped = sentinel.sentinels().get(2);
         long started = System.nanoTime();
