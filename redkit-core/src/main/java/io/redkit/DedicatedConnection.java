@@ -1,5 +1,8 @@
 package io.redkit;
 
+import java.time.Duration;
+import java.util.Collection;
+
 /**
  * A connection of one's own from the bounded dedicated pool, for blocking reads and other commands that must not
  * share the multiplexed connection. Close it to give it back; a connection on which a command timed out is
@@ -9,6 +12,23 @@ public interface DedicatedConnection extends AutoCloseable {
 
     /** The commands on this connection, with the request profile unless {@link RedisOps#withTimeout} says else. */
     RedisOps ops();
+
+    /**
+     * Waits until the replicas have the writes this connection sent so far ({@code WAIT}), for a write that must
+     * survive a failover. The replicas that must confirm are those the topology knows and does not hold down, not
+     * those the master counts as connected (a replica already cut off from its master would make that zero, and
+     * the wait a no-op exactly when it matters): under Sentinel, the Sentinels' replicas of the master not
+     * flagged down or disconnected; on Cluster, the replicas of the master of each written key's slot not flagged
+     * failing, each master waited for on its own node connection; on a standalone server, none (its replicas, if
+     * any, are not known). {@code WAIT} blocks its connection, which is why it is offered here and not on the
+     * shared one.
+     *
+     * @param timeout how long the replicas are given, at most 60 s
+     * @param writtenKeys the keys written, which on Cluster name the masters to wait on
+     * @return how many replicas had to confirm and how many did
+     * @throws RedkitException when Redis could not be asked (the writes' fate is then unknown)
+     */
+    ReplicaAck awaitReplicas(Duration timeout, Collection<String> writtenKeys);
 
     /** Gives the connection back to the pool (or closes it if it is unhealthy). */
     @Override

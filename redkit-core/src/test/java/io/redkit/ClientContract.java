@@ -120,6 +120,33 @@ abstract class ClientContract {
     }
 
     @Test
+    void aDedicatedConnectionWaitsForTheReplicasOfTheMastersItWroteTo() {
+        Redkit redkit = client();
+        String key = unique("replicated");
+        int replicas = deployment.kind() == Deployment.Kind.STANDALONE ? 0
+                : deployment.replicas().size() / deployment.masters().size();
+        try (DedicatedConnection c = redkit.dedicated()) {
+            c.ops().setString(key, "v", Duration.ofMinutes(1));
+            assertThat(c.awaitReplicas(Duration.ofSeconds(1), List.of(key))).isEqualTo(new ReplicaAck(replicas, replicas));
+            if (replicas > 0) {
+                // The master's replicas get nothing more: they still count, and the write is reported unconfirmed.
+                try (var cut = deployment.serverOf(key).cutReplicationLinks()) {
+                    c.ops().setString(key, "w", Duration.ofMinutes(1));
+                    ReplicaAck ack = c.awaitReplicas(Duration.ofMillis(300), List.of(key));
+                    assertThat(ack).isEqualTo(new ReplicaAck(replicas, 0));
+                    assertThat(ack.confirmed()).isFalse();
+                }
+            }
+        }
+        try (DedicatedConnection c = redkit.dedicated()) {
+            assertThatThrownBy(() -> c.awaitReplicas(Duration.ZERO, List.of(key)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+            assertThatThrownBy(() -> c.awaitReplicas(Duration.ofSeconds(61), List.of(key)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        }
+    }
+
+    @Test
     void fullPoolAnswersWithPoolExhaustedAfterThePoolWait() {
         Redkit redkit = client(b -> b.dedicatedPool(new DedicatedPoolConfig(2, 2, Duration.ofMillis(200))));
         try (DedicatedConnection a = redkit.dedicated(); DedicatedConnection b = redkit.dedicated()) {

@@ -1,19 +1,37 @@
 package io.redkit.internal;
 
+import java.time.Duration;
+import java.util.Collection;
 import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.redkit.DedicatedConnection;
 import io.redkit.DedicatedPoolConfig;
 import io.redkit.Outcome;
 import io.redkit.PoolExhaustedException;
 import io.redkit.RedisOps;
+import io.redkit.RedisTimeoutException;
+import io.redkit.RedisUnavailableException;
 import io.redkit.RedkitException;
+import io.redkit.ReplicaAck;
+import io.redkit.Validate;
 
 /**
  * A bounded pool of dedicated connections with a wait. Written here rather than taken from Lettuce because
@@ -21,6 +39,9 @@ import io.redkit.RedkitException;
  * dependency for forty lines: a fair semaphore bounds the size and orders the waiters, a deque keeps idle ones.
  */
 public final class DedicatedPool implements AutoCloseable {
+
+    /** The longest a wait for replicas may be given. */
+    static final Duration MAX_REPLICA_WAIT = Duration.ofSeconds(60);
 
     private final DedicatedPoolConfig config;
     private final LettuceConnector connector;
@@ -128,6 +149,86 @@ public final class DedicatedPool implements AutoCloseable {
         public RedisOps ops() {
             connection();
             return ops;
+        }
+
+        @Override
+        public ReplicaAck awaitReplicas(Duration timeout, Collection<String> writtenKeys) {
+            Validate.positive("timeout", timeout, MAX_REPLICA_WAIT);
+            Objects.requireNonNull(writtenKeys, "writtenKeys");
+            StatefulConnection<String, byte[]> c = connection();
+            if (c instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
+                return awaitClusterReplicas(cluster, timeout, writtenKeys);
+            }
+            int required;
+            try {
+                required = connector.sentinelReplicas();
+            } catch (RuntimeException e) {
+                throw ExceptionTranslator.translate("SENTINEL REPLICAS", e, connector.config().connectTimeout());
+            }
+            if (required == 0) {
+                return new ReplicaAck(0, 0);
+            }
+            long acked = waitFor(((StatefulRedisConnection<String, byte[]>) c).async(), required, timeout);
+            return new ReplicaAck(required, (int) Math.min(required, acked));
+        }
+
+        // Each master of the written keys is waited for on this connection's own node connection to it: the one
+        // the writes went through (Lettuce keys them by host and port), so WAIT counts exactly those writes.
+        private ReplicaAck awaitClusterReplicas(StatefulRedisClusterConnection<String, byte[]> cluster,
+                Duration timeout, Collection<String> writtenKeys) {
+            Partitions partitions = cluster.getPartitions();
+            Set<RedisClusterNode> masters = new LinkedHashSet<>();
+            for (String key : writtenKeys) {
+                RedisClusterNode master = partitions.getMasterBySlot(SlotHash.getSlot(key));
+                if (master == null || master.getUri() == null) {
+                    throw new RedisUnavailableException("WAIT not sent: no master is known for the slot of " + key,
+                            Outcome.NOT_EXECUTED, null);
+                }
+                masters.add(master);
+            }
+            int required = 0;
+            int acknowledged = 0;
+            for (RedisClusterNode master : masters) {
+                int replicas = 0;
+                for (RedisClusterNode node : partitions) {
+                    if (master.getNodeId().equals(node.getSlaveOf()) && !node.is(NodeFlag.FAIL)
+                            && !node.is(NodeFlag.EVENTUAL_FAIL) && !node.is(NodeFlag.HANDSHAKE)
+                            && !node.is(NodeFlag.NOADDR)) {
+                        replicas++;
+                    }
+                }
+                if (replicas == 0) {
+                    continue;
+                }
+                RedisClusterAsyncCommands<String, byte[]> node;
+                try {
+                    node = cluster.getConnection(master.getUri().getHost(), master.getUri().getPort()).async();
+                } catch (RuntimeException e) {
+                    throw ExceptionTranslator.translate("WAIT", e, connector.config().connectTimeout());
+                }
+                required += replicas;
+                acknowledged += (int) Math.min(replicas, waitFor(node, replicas, timeout));
+            }
+            return new ReplicaAck(required, acknowledged);
+        }
+
+        private long waitFor(RedisClusterAsyncCommands<String, byte[]> commands, int replicas, Duration timeout) {
+            // Lettuce's own command timeouts are off; this one lets the server answer its WAIT first.
+            Duration deadline = timeout.plus(connector.config().requestProfile().timeout());
+            try {
+                return commands.waitForReplication(replicas, timeout.toMillis()).get(deadline.toNanos(),
+                        TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                markUnhealthy(); // the server may still be blocked on it
+                throw new RedisTimeoutException("WAIT", deadline, e);
+            } catch (ExecutionException e) {
+                markUnhealthy();
+                throw ExceptionTranslator.translate("WAIT", e.getCause(), deadline);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                markUnhealthy();
+                throw new RedkitException("interrupted while waiting for replicas", Outcome.UNKNOWN, e);
+            }
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.redkit.internal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +39,7 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import io.redkit.RedisEndpoint;
 import io.redkit.RedkitConfig;
 import io.redkit.Topology;
@@ -58,6 +60,8 @@ public final class LettuceConnector {
     private final Set<StatefulRedisClusterConnection<String, byte[]>> clusterConnections =
             ConcurrentHashMap.newKeySet();
     private final Disposable topologyEvents;
+    // Asked for the replicas of the master before a wait for them; opened on first use (see sentinelReplicas).
+    private StatefulRedisSentinelConnection<String, String> sentinel;
 
     private LettuceConnector(RedkitConfig config, AbstractRedisClient client, RedisURI standaloneUri,
             ClientResources resources) {
@@ -178,6 +182,44 @@ public final class LettuceConnector {
         throw new IllegalStateException("not a Cluster client");
     }
 
+    /**
+     * How many replicas of the master the Sentinels know and do not hold down ({@code SENTINEL REPLICAS}, those
+     * flagged {@code s_down}, {@code o_down} or {@code disconnected} left out); 0 on a standalone server, whose
+     * replicas are not known. A replica whose link to the master is broken is counted: it is the one a wait must
+     * not pass over. One Sentinel connection is kept for it, opened again after a failure.
+     *
+     * @throws RuntimeException Lettuce's, when no Sentinel answers; the caller translates it
+     */
+    public synchronized int sentinelReplicas() {
+        if (config.topology() != Topology.SENTINEL) {
+            return 0;
+        }
+        try {
+            if (sentinel == null || !sentinel.isOpen()) {
+                closeSentinel();
+                sentinel = ((RedisClient) client).connectSentinel(StringCodec.UTF8, standaloneUri);
+            }
+            int up = 0;
+            for (Map<String, String> replica : sentinel.sync().replicas(config.sentinelMasterId())) {
+                String flags = replica.getOrDefault("flags", "");
+                if (!flags.contains("s_down") && !flags.contains("o_down") && !flags.contains("disconnected")) {
+                    up++;
+                }
+            }
+            return up;
+        } catch (RuntimeException e) {
+            closeSentinel();
+            throw e;
+        }
+    }
+
+    private void closeSentinel() {
+        if (sentinel != null) {
+            sentinel.closeAsync();
+            sentinel = null;
+        }
+    }
+
     /** Asks Lettuce to reload the Cluster slot map in the background; nothing on other topologies. */
     public void refreshTopology() {
         if (client instanceof RedisClusterClient cluster) {
@@ -276,6 +318,9 @@ public final class LettuceConnector {
     public void shutdown(Duration timeout) {
         if (topologyEvents != null) {
             topologyEvents.dispose();
+        }
+        synchronized (this) {
+            closeSentinel();
         }
         client.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
