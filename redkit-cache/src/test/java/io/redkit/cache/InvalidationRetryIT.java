@@ -6,15 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.redkit.Redkit;
-import io.redkit.RedkitConfig;
 import io.redkit.RedkitException;
 import io.redkit.testing.RedisServer;
 import io.redkit.testing.RedisServerExtension;
@@ -26,33 +21,15 @@ import io.redkit.testing.RedisServerExtension;
  * and a second instance serves it only until the retried UNLINK lands (the window the figures give), not for the
  * TTL.
  */
-class InvalidationRetryIT {
+class InvalidationRetryIT extends InvalidationFixture {
 
     @RegisterExtension
     final RedisServerExtension redis = RedisServerExtension.from(RedisServer.builder().arg("appendonly", "yes")
             .arg("appendfsync", "always"));
 
-    private final Source source = new Source();
-    private final String name = "t" + UUID.randomUUID().toString().substring(0, 8);
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private final Map<CacheAside<String, String>, Redkit> clients = new java.util.HashMap<>();
-
-    private CacheAside<String, String> instance(String id) {
-        Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.url()).name(id).build());
-        CacheAside<String, String> cache = RedisCache.<String, String>builder(redkit).name(name)
-                .valueType(String.class).ttl(Duration.ofMinutes(10)).loader(source::load).batchLoader(source::loadAll)
-                .build();
-        opened.add(0, redkit);
-        opened.add(0, cache);
-        clients.put(cache, redkit);
-        return cache;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
+    @Override
+    String url() {
+        return redis.url();
     }
 
     @Test
@@ -141,24 +118,5 @@ class InvalidationRetryIT {
         int loads = source.loads.get();
         assertThat(cache.get("untouched")).contains("v");
         assertThat(source.loads.get()).isEqualTo(loads);
-    }
-
-    private double pending(CacheAside<String, String> cache) {
-        return meters(cache, "redkit.cache.invalidations.pending").tag("cache", cache.name()).gauge().value();
-    }
-
-    private double counter(CacheAside<String, String> cache, String meter) {
-        return meters(cache, meter).tag("cache", cache.name()).counter().count();
-    }
-
-    private double longestPendingMs(CacheAside<String, String> cache) {
-        return meters(cache, "redkit.cache.invalidation.pending.time").tag("cache", cache.name()).timer()
-                .max(java.util.concurrent.TimeUnit.MILLISECONDS);
-    }
-
-    private io.micrometer.core.instrument.search.RequiredSearch meters(CacheAside<String, String> cache,
-            String meter) {
-        Redkit redkit = clients.get(cache);
-        return redkit.meters().get(meter).tag("client", redkit.config().name());
     }
 }

@@ -43,6 +43,7 @@ final class CacheMetrics implements AutoCloseable {
     private final Counter refused;
     private final Counter invalidationsRetried;
     private final Counter invalidationsGivenUp;
+    private final Counter invalidationsUnconfirmed;
     private final Counter invalidationsOverflowed;
     private final Timer invalidationPendingTime;
 
@@ -79,6 +80,8 @@ final class CacheMetrics implements AutoCloseable {
                 "keys whose unconfirmed invalidation was sent again", Tags.empty());
         this.invalidationsGivenUp = counter("redkit.cache.invalidations.given.up",
                 "unconfirmed invalidations dropped at close, their entries possibly stale until their TTL", Tags.empty());
+        this.invalidationsUnconfirmed = counter("redkit.cache.invalidations.unconfirmed",
+                "keys whose UNLINK the replicas did not confirm in time (kept pending, sent again)", Tags.empty());
         this.invalidationsOverflowed = counter("redkit.cache.invalidations.overflowed",
                 "times too many invalidations were pending and the whole cache was read from the source", Tags.empty());
         this.invalidationPendingTime = keep(Timer.builder("redkit.cache.invalidation.pending.time")
@@ -108,6 +111,8 @@ final class CacheMetrics implements AutoCloseable {
     void invalidationRetried(int keys) { invalidationsRetried.increment(keys); }
 
     void invalidationsGivenUp(int keys) { invalidationsGivenUp.increment(keys); }
+
+    void invalidationsUnconfirmed(int keys) { invalidationsUnconfirmed.increment(keys); }
 
     void invalidationsOverflowed() { invalidationsOverflowed.increment(); }
 

@@ -26,6 +26,7 @@ import io.redkit.ReadFrom;
 import io.redkit.RedisReads;
 import io.redkit.RedkitException;
 import io.redkit.Redkit;
+import io.redkit.Topology;
 import io.redkit.cache.AfterCommit;
 import io.redkit.cache.CacheAside;
 import io.redkit.cache.CacheConfig;
@@ -54,6 +55,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     private final ExecutorService ownExecutor;
     private final Invalidator invalidator;
     private final PendingInvalidations pending;
+    // Sentinel and Cluster: an UNLINK the master took is kept pending until its replicas confirm it.
+    private final boolean replicated;
     private final BatchReader<K, V> batches;
 
     /** Builds the cache; with a near cache, subscribes to its invalidation channel. */
@@ -85,13 +88,15 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             this.refreshExecutor = ownExecutor;
         }
         this.invalidator = new Invalidator(redkit.commands(), redkit.background(), config.keySchema(),
-                filler::lease, redis);
+                filler::lease, redis, redkit::dedicated);
+        this.replicated = redkit.topology() != Topology.STANDALONE;
         this.pending = new PendingInvalidations(config.name(), new PendingInvalidations.Retry() {
             @Override
-            public void unlink(List<String> entryKeys) {
-                invalidator.unlink(entryKeys);
+            public boolean unlink(List<String> entryKeys) {
+                boolean confirmed = replicated ? invalidator.unlinkConfirmed(entryKeys) : invalidator.unlink(entryKeys) >= 0;
                 flights.forget(entryKeys);
                 near.invalidate(entryKeys); // the other instances' near caches too
+                return confirmed;
             }
 
             @Override
@@ -172,7 +177,11 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             return 0;
         }
         try {
-            return invalidator.unlink(entryKeys);
+            long unlinked = invalidator.unlink(entryKeys);
+            if (replicated && config.retryFailedInvalidations()) {
+                pending.awaitConfirmation(entryKeys); // until the replicas have it: a failover may lose it
+            }
+            return unlinked;
         } catch (RedkitException e) {
             if (config.retryFailedInvalidations()) {
                 pending.add(entryKeys, e);

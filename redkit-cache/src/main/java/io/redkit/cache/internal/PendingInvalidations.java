@@ -4,8 +4,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +21,12 @@ import io.redkit.RedkitException;
  * old entry, and every read serves the old value again until its TTL. So each such key is kept here; a read of it
  * skips Redis (no hit, no fill) and loads from the source; and a thread of the cache's own retries the UNLINK
  * with a backoff (20 ms doubling to 500 ms) until it succeeds, after which every instance reads the new value.
+ *
+ * <p>Where the topology has replicas (Sentinel, Cluster), an UNLINK the master took is not yet safe either: the
+ * master can fail over before its replicas have it, and the promoted replica serves the old entry. So there every
+ * invalidation is kept here, its keys read from the source by this instance, until the thread has sent its UNLINK
+ * again on a dedicated connection and the replicas the topology knows have confirmed it ({@code WAIT}); the caller
+ * is not held up, and an unconfirmed one is retried like a failed one.
  *
  * <p>Bounded: past {@link #BOUND} keys the cache falls back to a rule as safe, reading every key from the source
  * until an invalidation of the whole cache (SCAN + UNLINK) has succeeded. Keys still pending when the cache is
@@ -36,8 +44,11 @@ final class PendingInvalidations implements AutoCloseable {
 
     /** How a retry reaches Redis: the cache's UNLINK of entries (and their leases), and of the whole cache. */
     interface Retry {
-        /** UNLINKs these entries and their fill leases; throws when Redis could not be told. */
-        void unlink(List<String> entryKeys);
+        /**
+         * UNLINKs these entries and their fill leases and waits for the replicas to have it; false when they did
+         * not confirm in time (tried again), throws when Redis could not be told.
+         */
+        boolean unlink(List<String> entryKeys);
 
         /** Invalidates every entry of the cache; throws when Redis could not be told. */
         void unlinkAll();
@@ -49,10 +60,14 @@ final class PendingInvalidations implements AutoCloseable {
     private final CacheMetrics metrics;
     // Entry key → when it became pending (monotonic nanos).
     private final Map<String, Long> pending = new ConcurrentHashMap<>();
+    // Keys whose UNLINK Redis took and that await only their replicas' confirmation: not yet retries.
+    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean wholeCache;
     private volatile long wholeCacheSince;
     private volatile boolean closed;
+    // Logged once per run of unconfirmed attempts, not once per attempt.
+    private final AtomicBoolean warnedUnconfirmed = new AtomicBoolean();
 
     PendingInvalidations(String cache, Retry retry, RedkitClock clock, CacheMetrics metrics) {
         this.cache = cache;
@@ -79,9 +94,25 @@ final class PendingInvalidations implements AutoCloseable {
                 break;
             }
             pending.putIfAbsent(key, now);
+            confirming.remove(key);
         }
         log.warn("cache '{}': invalidation of {} key(s) not confirmed ({}); this instance reads them from the source"
                 + " and retries the UNLINK until Redis takes it", cache, entryKeys.size(), why.toString());
+        wake();
+    }
+
+    /** Keys whose UNLINK the master took, to be kept until its replicas confirm it (topologies with replicas). */
+    void awaitConfirmation(Collection<String> entryKeys) {
+        long now = clock.nanoTime();
+        for (String key : entryKeys) {
+            if (pending.size() >= BOUND && !pending.containsKey(key)) {
+                overflow(now);
+                break;
+            }
+            if (pending.putIfAbsent(key, now) == null) {
+                confirming.add(key);
+            }
+        }
         wake();
     }
 
@@ -125,7 +156,7 @@ final class PendingInvalidations implements AutoCloseable {
             try {
                 retryOnce();
                 pause = FIRST_PAUSE_NANOS;
-            } catch (RedkitException e) {
+            } catch (RedkitException | Unconfirmed e) {
                 await(pause);
                 pause = Math.min(MAX_PAUSE_NANOS, pause * 2);
             } catch (RuntimeException e) {
@@ -145,15 +176,48 @@ final class PendingInvalidations implements AutoCloseable {
         List<String> keys = new ArrayList<>(pending.keySet());
         for (int from = 0; from < keys.size(); from += BATCH) {
             List<String> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
-            metrics.invalidationRetried(batch.size());
-            retry.unlink(batch);
+            int retries = 0;
+            for (String key : batch) {
+                retries += confirming.contains(key) ? 0 : 1;
+            }
+            if (retries > 0) {
+                metrics.invalidationRetried(retries);
+            }
+            boolean confirmed;
+            try {
+                confirmed = retry.unlink(batch);
+            } catch (RedkitException e) {
+                batch.forEach(confirming::remove);
+                throw e;
+            }
+            if (!confirmed) {
+                batch.forEach(confirming::remove);
+                metrics.invalidationsUnconfirmed(batch.size());
+                if (warnedUnconfirmed.compareAndSet(false, true)) {
+                    log.warn("cache '{}': the replicas did not confirm the invalidation of {} key(s) within {} ms;"
+                            + " this instance reads them from the source and sends the UNLINK again until they do",
+                            cache, batch.size(), Invalidator.REPLICA_WAIT.toMillis());
+                }
+                throw new Unconfirmed();
+            }
             long now = clock.nanoTime();
             for (String key : batch) {
+                confirming.remove(key);
                 Long since = pending.remove(key);
                 if (since != null) {
                     metrics.invalidationSettled(now - since);
                 }
             }
+        }
+        warnedUnconfirmed.set(false);
+    }
+
+    /** The replicas did not confirm a retried UNLINK in time: backed off and sent again, like a failure. */
+    private static final class Unconfirmed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Unconfirmed() {
+            super(null, null, false, false);
         }
     }
 
