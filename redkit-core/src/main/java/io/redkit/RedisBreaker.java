@@ -59,15 +59,15 @@ public final class RedisBreaker implements AutoCloseable {
     private volatile String probeKey = "redkit:breaker-probe";
     private volatile boolean closed;
 
-    private RedisBreaker(String name, RedkitTimer timer, List<RedisReads> probed, int window, Duration probeInterval,
-            int probesToClose) {
+    private RedisBreaker(String name, RedkitTimer timer, List<RedisReads> probed, int window, int minimumCalls,
+            Duration probeInterval, int probesToClose) {
         this.name = name;
         this.timer = timer;
         this.probed = probed;
         this.probeIntervalNanos = probeInterval.toNanos();
         this.probesToClose = probesToClose;
         this.breaker = CircuitBreaker.of("redkit-" + name, CircuitBreakerConfig.custom()
-                .slidingWindow(window, window, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED,
+                .slidingWindow(window, minimumCalls, CircuitBreakerConfig.SlidingWindowType.COUNT_BASED,
                         // Every call of a hot path goes through here; a synchronized window would serialise them.
                         CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE)
                 .failureRateThreshold(50)
@@ -103,7 +103,26 @@ public final class RedisBreaker implements AutoCloseable {
             throw new IllegalArgumentException("probesToClose must be 1-100, was " + probesToClose);
         }
         List<RedisReads> through = probed.length == 0 ? List.of(redkit.commands()) : List.of(probed);
-        return new RedisBreaker(name, redkit.timer(), through, window, probeInterval, probesToClose);
+        return new RedisBreaker(name, redkit.timer(), through, window, window, probeInterval, probesToClose);
+    }
+
+    /**
+     * A breaker that opens on any call Redis does not answer, the first one of a fresh or just closed breaker too,
+     * and closes on the first probe that gets an answer: for a store that must not serve what it cannot check
+     * (sessions), where every request after a timeout should fail at once rather than wait for its own.
+     *
+     * @param probeInterval the pause between background probes ({@link #MIN_PROBE_INTERVAL} - {@link
+     *     #MAX_PROBE_INTERVAL})
+     */
+    public static RedisBreaker openOnAnyFailure(Redkit redkit, String name, Duration probeInterval,
+            RedisReads... probed) {
+        Objects.requireNonNull(redkit, "redkit");
+        Objects.requireNonNull(name, "name");
+        Validate.within("breaker probe interval", probeInterval, MIN_PROBE_INTERVAL, MAX_PROBE_INTERVAL);
+        List<RedisReads> through = probed.length == 0 ? List.of(redkit.commands()) : List.of(probed);
+        // Judged from the first call: with one failure among at most two calls, half of them failed. (A window of
+        // one call is what is meant, but Resilience4j's lock-free window of size 1 fails on record.)
+        return new RedisBreaker(name, redkit.timer(), through, 2, 1, probeInterval, 1);
     }
 
     /** Whether a call may go to Redis now; when true, exactly one of succeeded, failed or released must follow. */
