@@ -13,9 +13,11 @@ import java.util.Objects;
  * @param data the application's data
  * @param createdAt when the session was created (wall clock of the instance that created it)
  * @param absoluteExpiry when the session ends whatever its activity; renewal never moves it
+ * @param revision how many times the data was updated: an update writes only over the revision it was read at
  * @param <T> the data type
  */
-public record Session<T>(SessionId id, String userId, T data, Instant createdAt, Instant absoluteExpiry) {
+public record Session<T>(SessionId id, String userId, T data, Instant createdAt, Instant absoluteExpiry,
+        long revision) {
 
     /** Refuses a missing field. */
     public Session {
@@ -24,6 +26,14 @@ public record Session<T>(SessionId id, String userId, T data, Instant createdAt,
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(absoluteExpiry, "absoluteExpiry");
+        if (revision < 0) {
+            throw new IllegalArgumentException("revision must be >= 0, was " + revision);
+        }
+    }
+
+    /** A session at its first revision (0), as {@link SessionStore#create} makes it. */
+    public Session(SessionId id, String userId, T data, Instant createdAt, Instant absoluteExpiry) {
+        this(id, userId, data, createdAt, absoluteExpiry, 0);
     }
 
     /** How long the session may live at most from {@code now}; zero once past: a cookie's Max-Age. */
@@ -36,6 +46,6 @@ public record Session<T>(SessionId id, String userId, T data, Instant createdAt,
     @Override
     public String toString() {
         return "Session[" + id.shortForm() + ", user=" + userId + ", createdAt=" + createdAt + ", absoluteExpiry="
-                + absoluteExpiry + "]";
+                + absoluteExpiry + ", revision=" + revision + "]";
     }
 }

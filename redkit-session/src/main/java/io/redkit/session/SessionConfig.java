@@ -12,7 +12,10 @@ import io.redkit.Validate;
  */
 public final class SessionConfig {
 
-    /** Key namespace: sessions are {@code sess:{<id>}}, a user's index {@code sess.user:{<user id>}}. */
+    /**
+     * Key namespace: sessions are {@code sess:{<digest of the id>}}, a user's index {@code sess.user:{<user id>}}
+     * (see {@link SessionId#digest()}).
+     */
     public static final String DEFAULT_NAMESPACE = "sess";
     /**
      * A session unused this long ends. 30 minutes is the servlet containers' and Spring Boot's default and the top
@@ -45,6 +48,7 @@ public final class SessionConfig {
     private final int maxSessionBytes;
     private final int dataVersion;
     private final Duration timeout;
+    private final boolean upgradeRawIdKeys;
 
     private SessionConfig(Builder b) {
         this.namespace = b.namespace;
@@ -53,6 +57,7 @@ public final class SessionConfig {
         this.maxSessionBytes = b.maxSessionBytes;
         this.dataVersion = b.dataVersion;
         this.timeout = b.timeout;
+        this.upgradeRawIdKeys = b.upgradeRawIdKeys;
     }
 
     /** A builder with every default. */
@@ -74,6 +79,7 @@ public final class SessionConfig {
         b.maxSessionBytes = maxSessionBytes;
         b.dataVersion = dataVersion;
         b.timeout = timeout;
+        b.upgradeRawIdKeys = upgradeRawIdKeys;
         return b;
     }
 
@@ -103,11 +109,22 @@ public final class SessionConfig {
      */
     public Duration timeout() { return timeout; }
 
+    /**
+     * Whether sessions stored by an earlier release under their raw id ({@code sess:{<id>}}) are still found, and
+     * moved to their digest key on their next load (default true), so that an upgrade logs nobody out. Bounded:
+     * only after a load missed the digest key, and only for one absolute lifetime after the first store of the
+     * namespace that looks (a marker key, {@code <namespace>.upgrade:{since}}, remembers when): every session an
+     * earlier release created has ended by then. Such a look sends the cookie's raw id to Redis (a DEL of the old
+     * key after the move, or a miss for an id of no session); turn it off for a namespace that never held raw ids.
+     */
+    public boolean upgradeRawIdKeys() { return upgradeRawIdKeys; }
+
     @Override
     public String toString() {
         return "SessionConfig[namespace=" + namespace + ", idleTimeout=" + idleTimeout + ", absoluteLifetime="
                 + absoluteLifetime + ", maxSessionBytes=" + maxSessionBytes + ", dataVersion=" + dataVersion
-                + ", timeout=" + (timeout == null ? "request profile" : timeout) + "]";
+                + ", timeout=" + (timeout == null ? "request profile" : timeout) + ", upgradeRawIdKeys="
+                + upgradeRawIdKeys + "]";
     }
 
     /** Builds a {@link SessionConfig}; each setter rejects a bad value at once, naming it. */
@@ -118,6 +135,7 @@ public final class SessionConfig {
         private int maxSessionBytes = DEFAULT_MAX_SESSION_BYTES;
         private int dataVersion = 1;
         private Duration timeout;
+        private boolean upgradeRawIdKeys = true;
 
         private Builder() {
         }
@@ -162,6 +180,12 @@ public final class SessionConfig {
         /** The store's per-command timeout, 1 ms to 10 s (default: the client's request profile). */
         public Builder timeout(Duration value) {
             this.timeout = ConfigChecks.timeout(value);
+            return this;
+        }
+
+        /** Whether sessions under raw-id keys are still found and moved (see {@link SessionConfig#upgradeRawIdKeys()}). */
+        public Builder upgradeRawIdKeys(boolean value) {
+            this.upgradeRawIdKeys = value;
             return this;
         }
 

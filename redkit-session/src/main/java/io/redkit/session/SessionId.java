@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * A session id: 32 bytes from one shared {@link SecureRandom}, written as 43 characters of unpadded base64url
  * ({@code A-Z a-z 0-9 - _}), the form a cookie carries. 256 random bits cannot be guessed, and the alphabet needs no
- * escaping in a cookie, a header or a Redis key.
+ * escaping in a cookie or a header. Redis never sees it: the store keys a session by its {@link #digest()}.
  *
  * <p>{@link #parse} accepts exactly that form and nothing else: a wrong length, another alphabet (standard
  * base64's {@code + /}, padding {@code =}, spaces, non-ASCII), or a last character with unused bits set (a second
@@ -30,6 +30,8 @@ public final class SessionId {
     private static final byte[] VALUES = alphabet();
 
     private final String value;
+    // Computed on first use; a race computes the same string twice.
+    private String digest;
 
     private SessionId(String value) {
         this.value = value;
@@ -85,9 +87,31 @@ public final class SessionId {
         return null;
     }
 
-    /** The full id, for the cookie and the Redis key; never log it. */
+    /** The full id, for the cookie; never log it, never send it to Redis. */
     public String value() {
         return value;
+    }
+
+    /**
+     * What Redis holds in the id's place, in the session's key and its user's index: SHA-256 of the id in
+     * unpadded base64url (43 characters). Nothing read from Redis is then a usable cookie: a digest given as a
+     * cookie is hashed again and names no session, and 256 random bits cannot be found from their hash.
+     */
+    public String digest() {
+        String d = digest;
+        if (d == null) {
+            d = ENCODER.encodeToString(sha256(value));
+            digest = d;
+        }
+        return d;
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
     }
 
     /** The first characters, enough to tell ids apart in logs and nothing to replay (36 of 256 bits). */

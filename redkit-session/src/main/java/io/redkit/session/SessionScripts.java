@@ -18,9 +18,20 @@ public final class SessionScripts {
     public static final RedisScript<byte[]> TOUCH = RedisScript.fromResource(SessionScripts.class, "touch.lua",
             ScriptResult.BULK, Idempotency.IDEMPOTENT);
 
-    /** {@code SET XX PX}: 1 when the live session now holds the new value, 0 when it had ended. */
-    public static final RedisScript<Long> UPDATE = RedisScript.fromResource(SessionScripts.class, "update.lua",
-            ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
+    /**
+     * Replaces a live session's value over the revision the caller read: {@code "="} when written, nil when the
+     * session has ended, else the value stored now (another revision: a conflict). Not idempotent: sent again
+     * after its first run, it would find its own revision and report a conflict, so it is never resent blindly.
+     */
+    public static final RedisScript<byte[]> UPDATE = RedisScript.fromResource(SessionScripts.class, "update.lua",
+            ScriptResult.BULK, Idempotency.NON_IDEMPOTENT);
+
+    /**
+     * Ends a rotation's old id only if it still holds the revision copied: 1 deleted, 0 already ended, -1 updated
+     * since the copy (nothing deleted). Not idempotent: a second run after the first would answer 0.
+     */
+    public static final RedisScript<Long> RETIRE = RedisScript.fromResource(SessionScripts.class, "retire.lua",
+            ScriptResult.INTEGER, Idempotency.NON_IDEMPOTENT);
 
     /** Prune, {@code ZADD} and expire a user's index with its latest session: the sessions left in it. */
     public static final RedisScript<Long> INDEX_ADD = RedisScript.fromResource(SessionScripts.class,

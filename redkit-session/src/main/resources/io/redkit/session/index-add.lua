@@ -1,7 +1,7 @@
 -- index-add: record a session in its user's index, prune the index, and keep it no longer than its sessions.
 --
--- KEYS[1]  the user's index, sess.user:{<user id>}, a sorted set of session ids scored by absolute expiry
--- ARGV[1]  the session id
+-- KEYS[1]  the user's index, sess.user:{<user id>}, a sorted set of session id digests scored by absolute expiry
+-- ARGV[1]  the session id's digest
 -- ARGV[2]  its absolute expiry, Unix epoch milliseconds
 -- ARGV[3]  now, Unix epoch milliseconds (the same clock as the expiries)
 --

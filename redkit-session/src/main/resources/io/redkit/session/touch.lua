@@ -1,6 +1,6 @@
 -- touch: load a session and renew its idle timeout in the same round trip, never past its absolute lifetime.
 --
--- KEYS[1]  the session key, sess:{<id>}
+-- KEYS[1]  the session key, sess:{<id digest>}
 -- ARGV[1]  now, Unix epoch milliseconds (the caller's wall clock, the clock that wrote the expiry)
 -- ARGV[2]  the idle timeout in milliseconds
 --

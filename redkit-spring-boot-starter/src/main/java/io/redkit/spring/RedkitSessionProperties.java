@@ -8,7 +8,7 @@ import java.time.Duration;
  */
 public class RedkitSessionProperties {
 
-    /** Key namespace: sess:{id}. */
+    /** Key namespace: sess:{digest of the id}. */
     private String namespace = "sess";
 
     /** How long an unused session lives; every load renews it. */

@@ -7,6 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.UnaryOperator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,17 +21,20 @@ import io.redkit.Redkit;
 import io.redkit.RedkitClock;
 import io.redkit.session.Session;
 import io.redkit.session.SessionCodec;
+import io.redkit.session.SessionConflictException;
 import io.redkit.session.SessionConfig;
 import io.redkit.session.SessionHealth;
 import io.redkit.session.SessionId;
 import io.redkit.session.SessionScripts;
 import io.redkit.session.SessionStore;
 import io.redkit.session.SessionStoreUnavailableException;
+import io.redkit.session.SessionUpdate;
 
 /**
  * The session store. A load is one script on one key (one round trip); create, rotate and revoke write a session
  * key and its user's index key, which on Cluster live in different slots, so they are separate commands in an
  * order chosen so that a failure half-way never leaves a usable session outside the index or a dead id alive.
+ * Redis holds each id's digest ({@link SessionId#digest()}), in the key and in the index, never the id.
  *
  * <p>Times are the client's wall clock ({@link RedkitClock#wallMillis()}), the clock that writes the absolute
  * expiry and the one that checks it; instances whose clocks disagree by s end a session up to s early or late,
@@ -43,6 +49,18 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     private static final byte[] NOT_A_SESSION = {'!'};
     /** Fresh ids drawn when SET NX finds one taken: never expected (2^-256), bounded all the same. */
     private static final int ID_ATTEMPTS = 3;
+    private static final byte[] WRITTEN = {'='};
+    /**
+     * How long a read-modify-write that keeps losing to other writers of the session (an update by function, a
+     * rotation) goes on trying before it gives up. A loser learns the stored value in the same round trip and
+     * tries again with it at once; losing again, it pauses at random up to a ceiling that doubles from
+     * {@link #FIRST_BACKOFF_NANOS} to {@link #MAX_BACKOFF_NANOS} and reads the session afresh, so that writers that
+     * met stop meeting in step. 16 threads incrementing one session's counter at once all get through, well
+     * within it.
+     */
+    static final Duration WRITE_PATIENCE = Duration.ofSeconds(5);
+    private static final long FIRST_BACKOFF_NANOS = 20_000;
+    private static final long MAX_BACKOFF_NANOS = 5_000_000;
 
     private final SessionConfig config;
     private final RedisOps ops;
@@ -51,8 +69,8 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     private final UserIndex index;
     private final SessionCoder<T> coder;
     private final SessionMetrics metrics;
-    private final Readiness readiness;
     private final Guard guard;
+    private final RawIdUpgrade upgrade;
     private final byte[] idleMillis;
 
     /** Builds the store; use {@link SessionStore#builder}. */
@@ -64,10 +82,10 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
         this.index = new UserIndex(config, ops);
         this.coder = new SessionCoder<>(config, Objects.requireNonNull(codec, "codec"));
         this.metrics = new SessionMetrics(redkit.meters(), redkit.config().name(), config.namespace());
-        this.readiness = new Readiness(ops, clock);
-        this.guard = new Guard(config.namespace(), readiness, metrics::unavailable);
+        this.guard = new Guard(redkit, "sessions", config.namespace(), metrics::unavailable);
+        this.upgrade = new RawIdUpgrade(config, ops, guard);
         this.idleMillis = ascii(config.idleTimeout().toMillis());
-        metrics.readyGauge(() -> readiness.isReady() ? 1 : 0);
+        metrics.readyGauge(() -> guard.isReady() ? 1 : 0);
     }
 
     @Override
@@ -93,8 +111,15 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     public Optional<Session<T>> load(SessionId id) {
         Objects.requireNonNull(id, "id");
         long start = clock.nanoTime();
-        String key = sessions.key(id.value());
-        byte[] reply = guard.run("load", () -> touch(key));
+        String key = key(id);
+        byte[] reply = guard.run("load", key, () -> touch(key));
+        if (reply == null && upgrade.open(clock.wallMillis())) {
+            return upgraded(id, start);
+        }
+        return read(id, key, reply, start);
+    }
+
+    private Optional<Session<T>> read(SessionId id, String key, byte[] reply, long start) {
         if (reply == null) {
             return loaded(SessionMetrics.Load.MISS, start, id);
         }
@@ -115,10 +140,40 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
             }
             default -> {
                 // Not this id's session in a form we know: end it rather than serve a guess.
-                guard.run("end unreadable session", () -> ops.delete(key));
+                guard.run("end unreadable session", key, () -> ops.delete(key));
                 return loaded(SessionMetrics.Load.CORRUPT, start, id);
             }
         }
+    }
+
+    /*
+     * A session an earlier release stored under its raw id: loaded from there and moved to its digest key (SET NX,
+     * so two loads racing move it once), listed under its digest, then the raw-id key and member deleted. Its
+     * stored form is the first format, read as revision 0. A failure half-way leaves it under both keys; the next
+     * load finds the digest key.
+     */
+    private Optional<Session<T>> upgraded(SessionId id, long start) {
+        String rawKey = sessions.key(id.value());
+        byte[] reply = guard.run("load from a raw-id key", rawKey, () -> touch(rawKey));
+        Optional<Session<T>> found = read(id, rawKey, reply, start);
+        if (found.isEmpty()) {
+            return found;
+        }
+        Session<T> s = found.get();
+        long now = clock.wallMillis();
+        long ttl = ttlMillis(s, now);
+        String key = key(id);
+        if (ttl <= 0 || !guard.run("upgrade: move to the digest key", key,
+                () -> ops.setIfAbsent(key, reply, Duration.ofMillis(ttl)))) {
+            return found; // moved by a load racing this one, or just ended
+        }
+        guard.run("upgrade: list the digest", null, () -> {
+            index.add(s.userId(), id.digest(), s.absoluteExpiry().toEpochMilli(), now);
+            index.remove(s.userId(), id.value());
+            return ops.delete(rawKey);
+        });
+        metrics.upgraded();
+        return found;
     }
 
     private byte[] touch(String key) {
@@ -144,60 +199,130 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     }
 
     @Override
-    public Optional<Session<T>> update(Session<T> session, T data) {
+    public SessionUpdate<T> update(Session<T> session, T data) {
         Objects.requireNonNull(session, "session");
         Session<T> updated = new Session<>(session.id(), session.userId(), Objects.requireNonNull(data, "data"),
-                session.createdAt(), session.absoluteExpiry());
+                session.createdAt(), session.absoluteExpiry(), session.revision() + 1);
         byte[] bytes = coder.encode(updated);
-        long ttl = ttlMillis(updated, clock.wallMillis());
-        if (ttl <= 0) {
-            return Optional.empty();
+        String key = key(session.id());
+        byte[] reply = guard.run("update", key, () -> ops.eval(SessionScripts.UPDATE, List.of(key), bytes,
+                ascii(session.revision()), ascii(clock.wallMillis()), idleMillis));
+        if (reply == null) {
+            return new SessionUpdate.Ended<>();
         }
-        long written = guard.run("update", () -> ops.eval(SessionScripts.UPDATE,
-                List.of(sessions.key(session.id().value())), bytes, ascii(ttl)));
-        return written == 1 ? Optional.of(updated) : Optional.empty();
+        if (Arrays.equals(reply, WRITTEN)) {
+            return new SessionUpdate.Updated<>(updated);
+        }
+        SessionCoder.Read<T> current = coder.decode(session.id(), reply);
+        // Stored but unreadable here: the next load ends it (corrupt) or leaves it to a newer release.
+        return current.status() == Envelope.Status.VALID ? new SessionUpdate.Conflict<>(current.session())
+                : new SessionUpdate.Ended<>();
+    }
+
+    @Override
+    public Optional<Session<T>> update(SessionId id, UnaryOperator<T> change) {
+        Objects.requireNonNull(change, "change");
+        Optional<Session<T>> loaded = load(id);
+        long deadline = clock.nanoTime() + WRITE_PATIENCE.toNanos();
+        for (int attempt = 1; loaded.isPresent(); attempt++) {
+            Session<T> current = loaded.get();
+            SessionUpdate<T> result = update(current, Objects.requireNonNull(change.apply(current.data()),
+                    "the change returned null"));
+            if (!(result instanceof SessionUpdate.Conflict<T> conflict)) {
+                return result.written();
+            }
+            if (attempt == 1) {
+                loaded = Optional.of(conflict.current()); // as fresh as a read: try it at once
+            } else {
+                giveUpAfter(deadline, "update", attempt);
+                backOff(attempt);
+                loaded = load(id);
+            }
+        }
+        return Optional.empty();
     }
 
     @Override
     public Optional<Session<T>> rotate(Session<T> session) {
         Objects.requireNonNull(session, "session");
-        return rotate(session, session.userId(), session.data());
+        return rotating(session, null, null);
     }
 
-    /*
-     * New key first (SET NX), listed in the index, then the old key deleted: at every step the user has a live
-     * session, so a failure never loses it. The old DEL decides: 0 means the session had ended (revoked, expired)
-     * and the new one is taken back, so rotation never revives a revoked session. If the DEL fails, the rotation
-     * fails closed: its point is that the old id dies (session fixation), and it may not have.
-     */
     @Override
     public Optional<Session<T>> rotate(Session<T> session, String userId, T data) {
         Objects.requireNonNull(session, "session");
+        requireUserId(userId);
+        Objects.requireNonNull(data, "data");
+        return rotating(session, userId, data);
+    }
+
+    /** Rotation, attempted until it does not lose to an update; null user and data: what is stored. */
+    private Optional<Session<T>> rotating(Session<T> session, String userId, T data) {
+        long deadline = clock.nanoTime() + WRITE_PATIENCE.toNanos();
+        for (int attempt = 1; ; attempt++) {
+            Optional<Optional<Session<T>>> done = rotateOnce(session, userId, data);
+            if (done.isPresent()) {
+                return done.get();
+            }
+            giveUpAfter(deadline, "rotate", attempt);
+            backOff(attempt);
+        }
+    }
+
+    /*
+     * One attempt: what is stored now is read (never the caller's copy: its data may be older than an update, its
+     * times anything), copied under a fresh id (SET NX) and listed, then the old key is retired only if it still
+     * holds the revision copied. An update that landed in between makes the retire refuse: the new id is taken
+     * back and the caller tries again with the fresh value. The old key ended meanwhile (revoked, expired): the new
+     * id is taken back and the rotation answers empty, so it never revives a revoked session. If the retire
+     * fails, the rotation fails closed: its point is that the old id dies (session fixation), and it may not have.
+     * Empty when this attempt lost to an update.
+     */
+    private Optional<Optional<Session<T>>> rotateOnce(Session<T> session, String userId, T data) {
+        Optional<Session<T>> loaded = load(session.id());
+        if (loaded.isEmpty()) {
+            unlist(session);
+            return Optional.of(Optional.empty());
+        }
+        Session<T> stored = loaded.get();
         long now = clock.wallMillis();
-        Session<T> next = userId != null && userId.equals(session.userId())
-                ? new Session<>(SessionId.generate(), userId, Objects.requireNonNull(data, "data"),
-                        session.createdAt(), session.absoluteExpiry())
+        Session<T> next = userId == null || userId.equals(stored.userId())
+                ? new Session<>(SessionId.generate(), stored.userId(), data == null ? stored.data() : data,
+                        stored.createdAt(), stored.absoluteExpiry())
                 : fresh(SessionId.generate(), userId, data, now);
         if (ttlMillis(next, now) <= 0) {
-            revoke(session);
-            return Optional.empty();
+            revoke(stored);
+            return Optional.of(Optional.empty());
         }
         Session<T> inserted = insert(next, now, "rotate");
-        String newKey = sessions.key(inserted.id().value());
-        long deleted;
+        String oldKey = key(stored.id());
+        long retired;
         try {
-            deleted = guard.run("rotate: delete the old id", () -> ops.delete(sessions.key(session.id().value())));
+            retired = guard.run("rotate: retire the old id", oldKey, () -> ops.eval(SessionScripts.RETIRE,
+                    List.of(oldKey), ascii(stored.revision())));
         } catch (SessionStoreUnavailableException e) {
-            Guard.bestEffort(() -> discard(inserted, newKey), e);
+            Guard.bestEffort(() -> discard(inserted), e);
             throw e;
         }
-        if (deleted == 0) {
-            guard.run("rotate: take back the new id", () -> discard(inserted, newKey));
-            return Optional.empty();
+        if (retired != 1) {
+            guard.run("rotate: take back the new id", null, () -> discard(inserted));
+            return retired == 0 ? Optional.of(Optional.empty()) : Optional.empty();
         }
-        unlist(session);
+        unlist(stored);
         metrics.rotated();
-        return Optional.of(inserted);
+        return Optional.of(Optional.of(inserted));
+    }
+
+    /** A random pause before another attempt, so that writers of one session stop meeting in step. */
+    private static void backOff(int attempt) {
+        long ceiling = Math.min(MAX_BACKOFF_NANOS, FIRST_BACKOFF_NANOS << Math.min(attempt - 1, 20));
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(ceiling + 1));
+    }
+
+    private void giveUpAfter(long deadline, String operation, int attempts) {
+        if (clock.nanoTime() - deadline > 0) {
+            throw new SessionConflictException(config.namespace(), operation, attempts, WRITE_PATIENCE);
+        }
     }
 
     @Override
@@ -207,7 +332,12 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
             metrics.invalid();
             return false;
         }
-        long deleted = guard.run("revoke", () -> ops.delete(sessions.key(id.get().value())));
+        SessionId sid = id.get();
+        String key = key(sid);
+        // While sessions under raw-id keys may be alive (an upgrade), the raw-id key goes too: the logout ends it.
+        String[] keys = upgrade.open(clock.wallMillis()) ? new String[] {key, sessions.key(sid.value())}
+                : new String[] {key};
+        long deleted = guard.run("revoke", key, () -> ops.delete(keys));
         metrics.revoked((int) deleted);
         return deleted > 0;
     }
@@ -230,13 +360,14 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
         requireUserId(userId);
         int ended = 0;
         while (true) {
-            List<String> ids = guard.run("revoke all: read the index", () -> index.page(userId));
+            // Digests, and raw ids of sessions an earlier release listed: each names its session's key.
+            List<String> ids = guard.run("revoke all: read the index", index.key(userId), () -> index.page(userId));
             if (ids.isEmpty()) {
                 break;
             }
             String[] keys = ids.stream().map(sessions::key).toArray(String[]::new);
-            ended += (int) (long) guard.run("revoke all: delete", () -> ops.delete(keys));
-            guard.run("revoke all: unlist", () -> {
+            ended += (int) (long) guard.run("revoke all: delete", null, () -> ops.delete(keys));
+            guard.run("revoke all: unlist", index.key(userId), () -> {
                 index.remove(userId, ids.toArray(String[]::new));
                 return null;
             });
@@ -250,7 +381,7 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
 
     @Override
     public SessionHealth health() {
-        return readiness.health();
+        return guard.health(ops);
     }
 
     @Override
@@ -274,12 +405,12 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
         }
         Session<T> created = s;
         try {
-            guard.run(operation + ": list in the user's index", () -> {
-                index.add(created.userId(), created.id().value(), created.absoluteExpiry().toEpochMilli(), now);
+            guard.run(operation + ": list in the user's index", index.key(created.userId()), () -> {
+                index.add(created.userId(), created.id().digest(), created.absoluteExpiry().toEpochMilli(), now);
                 return null;
             });
         } catch (SessionStoreUnavailableException e) {
-            Guard.bestEffort(() -> ops.delete(sessions.key(created.id().value())), e);
+            Guard.bestEffort(() -> ops.delete(key(created.id())), e);
             throw e;
         }
         return created;
@@ -287,8 +418,8 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
 
     private boolean setIfAbsent(Session<T> s, long now, String operation) {
         byte[] bytes = coder.encode(s);
-        return guard.run(operation, () -> ops.setIfAbsent(sessions.key(s.id().value()), bytes,
-                Duration.ofMillis(ttlMillis(s, now))));
+        String key = key(s.id());
+        return guard.run(operation, key, () -> ops.setIfAbsent(key, bytes, Duration.ofMillis(ttlMillis(s, now))));
     }
 
     private Session<T> fresh(SessionId id, String userId, T data, long now) {
@@ -298,17 +429,22 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
                 Instant.ofEpochMilli(now + config.absoluteLifetime().toMillis()));
     }
 
-    private Void discard(Session<T> s, String key) {
-        ops.delete(key);
-        index.remove(s.userId(), s.id().value());
+    private Void discard(Session<T> s) {
+        ops.delete(key(s.id()));
+        index.remove(s.userId(), s.id().digest());
         return null;
+    }
+
+    /** The key of a session: its id's digest, never the id. */
+    private String key(SessionId id) {
+        return sessions.key(id.digest());
     }
 
     /** Takes an ended session out of its user's index; a failure leaves a member that later DELs cost nothing. */
     private void unlist(Session<T> s) {
         try {
-            guard.run("unlist", () -> {
-                index.remove(s.userId(), s.id().value());
+            guard.run("unlist", index.key(s.userId()), () -> {
+                index.remove(s.userId(), s.id().digest());
                 return null;
             });
         } catch (SessionStoreUnavailableException e) {

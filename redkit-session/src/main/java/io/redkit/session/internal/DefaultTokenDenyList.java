@@ -29,7 +29,6 @@ public final class DefaultTokenDenyList implements TokenDenyList {
     private final RedisOps ops;
     private final RedkitClock clock;
     private final KeySchema schema;
-    private final Readiness readiness;
     private final Guard guard;
     private final Counter denied;
     private final Counter checkedDenied;
@@ -53,8 +52,7 @@ public final class DefaultTokenDenyList implements TokenDenyList {
         Counter unavailable = Counter.builder("redkit.session.deny.unavailable")
                 .description("deny-list operations failed closed because Redis did not answer").tags(tags)
                 .register(registry);
-        this.readiness = new Readiness(ops, clock);
-        this.guard = new Guard(config.namespace(), readiness, unavailable::increment);
+        this.guard = new Guard(redkit, "deny-list", config.namespace(), unavailable::increment);
     }
 
     @Override
@@ -71,7 +69,7 @@ public final class DefaultTokenDenyList implements TokenDenyList {
         if (ttl <= 0) {
             return false;
         }
-        guard.run("deny", () -> {
+        guard.run("deny", key, () -> {
             ops.set(key, MARK, Duration.ofMillis(ttl));
             return null;
         });
@@ -82,14 +80,14 @@ public final class DefaultTokenDenyList implements TokenDenyList {
     @Override
     public boolean isDenied(String tokenId) {
         String key = key(tokenId);
-        boolean isDenied = guard.run("deny-list check", () -> ops.exists(key)) > 0;
+        boolean isDenied = guard.run("deny-list check", key, () -> ops.exists(key)) > 0;
         (isDenied ? checkedDenied : checkedAllowed).increment();
         return isDenied;
     }
 
     @Override
     public SessionHealth health() {
-        return readiness.health();
+        return guard.health(ops);
     }
 
     @Override

@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.Base64;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -21,47 +19,54 @@ import io.redkit.session.SessionId;
  * so that a service in another language splits at the first newline and reads both:
  *
  * <pre>
- * {"v":1,"exp":1767225600000,"iat":1767182400000,"dv":1,"sid":"Qx3…","uid":"alice"}\n{…payload…}
+ * {"v":2,"exp":1767225600000,"rev":3,"iat":1767182400000,"dv":1,"sid":"Qx3…","uid":"alice"}\n{…payload…}
  * </pre>
  *
  * <ul>
- * <li>{@code v}: the format (1). Every version starts {@code {"v":N,"exp":M}: the load script reads the absolute
- *     expiry from that prefix without parsing the rest, so it is the one part a newer format may not move.</li>
+ * <li>{@code v}: the format (2; 1 is still read, as revision 0). Every version starts {@code {"v":N,"exp":M}: the
+ *     scripts read the absolute expiry from that prefix without parsing the rest, so it is the one part a newer
+ *     format may not move.</li>
+ * <li>{@code rev}: the revision, one more with every update; the update script writes only over the revision the
+ *     caller read, and the rotation script deletes the old key only if it still holds the revision copied.</li>
  * <li>{@code exp}, {@code iat}: absolute expiry and creation, Unix epoch milliseconds (wall clock of the writer).</li>
  * <li>{@code dv}: the data's shape version ({@code SessionConfig.dataVersion}).</li>
  * <li>{@code sid}: 16 characters of base64url of SHA-256 of the id: a value copied under another id (a restore
  *     mix-up, a bug) does not match and is refused, so a key never serves another session's data.</li>
- * <li>{@code uid}: the user id.</li>
+ * <li>{@code uid}: the user id, always the last field (the update script compares it as the header's tail).</li>
  * </ul>
  */
 final class Envelope {
 
-    /** The format this release writes and reads. */
-    static final int FORMAT = 1;
+    /** The format this release writes; it reads this one and {@link #FIRST_FORMAT}. */
+    static final int FORMAT = 2;
+    /** The first format: no revision (read as 0). */
+    static final int FIRST_FORMAT = 1;
     private static final JsonFactory JSON = new JsonFactory();
-    private static final int FINGERPRINT_BYTES = 12;
+    private static final int FINGERPRINT_CHARS = 16;
 
     /** What stored bytes turned out to be. */
     enum Status { VALID, CORRUPT, NEWER }
 
     /** An opened envelope; {@code payload} is null unless VALID. */
-    record Opened(Status status, long expiresAt, long createdAt, int dataVersion, String userId, byte[] payload) {
+    record Opened(Status status, long expiresAt, long createdAt, long revision, int dataVersion, String userId,
+            byte[] payload) {
 
-        static final Opened CORRUPT = new Opened(Status.CORRUPT, 0, 0, 0, null, null);
-        static final Opened NEWER = new Opened(Status.NEWER, 0, 0, 0, null, null);
+        static final Opened CORRUPT = new Opened(Status.CORRUPT, 0, 0, 0, 0, null, null);
+        static final Opened NEWER = new Opened(Status.NEWER, 0, 0, 0, 0, null, null);
     }
 
     private Envelope() {
     }
 
     /** The stored bytes of a session. */
-    static byte[] write(SessionId id, String userId, long createdAt, long expiresAt, int dataVersion,
+    static byte[] write(SessionId id, String userId, long createdAt, long expiresAt, long revision, int dataVersion,
             byte[] payload) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(160 + userId.length() + payload.length);
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartObject();
             g.writeNumberField("v", FORMAT);
             g.writeNumberField("exp", expiresAt);
+            g.writeNumberField("rev", revision);
             g.writeNumberField("iat", createdAt);
             g.writeNumberField("dv", dataVersion);
             g.writeStringField("sid", fingerprint(id));
@@ -87,6 +92,7 @@ final class Envelope {
         int format = -1;
         long exp = -1;
         long iat = -1;
+        long rev = 0;
         int dv = -1;
         String sid = null;
         String uid = null;
@@ -101,6 +107,7 @@ final class Envelope {
                     case "v" -> format = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
                     case "exp" -> exp = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
                     case "iat" -> iat = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
+                    case "rev" -> rev = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
                     case "dv" -> dv = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
                     case "sid" -> sid = value == JsonToken.VALUE_STRING ? p.getText() : null;
                     case "uid" -> uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
@@ -113,7 +120,7 @@ final class Envelope {
         if (format > FORMAT) {
             return Opened.NEWER;
         }
-        if (format != FORMAT || exp < 0 || iat < 0 || dv < 0 || sid == null || uid == null) {
+        if (format < FIRST_FORMAT || exp < 0 || iat < 0 || rev < 0 || dv < 0 || sid == null || uid == null) {
             return Opened.CORRUPT;
         }
         if (!MessageDigest.isEqual(sid.getBytes(StandardCharsets.US_ASCII),
@@ -123,17 +130,12 @@ final class Envelope {
         if (dv > ourDataVersion) {
             return Opened.NEWER;
         }
-        return new Opened(Status.VALID, exp, iat, dv, uid, Arrays.copyOfRange(bytes, newline + 1, bytes.length));
+        return new Opened(Status.VALID, exp, iat, rev, dv, uid, Arrays.copyOfRange(bytes, newline + 1, bytes.length));
     }
 
-    /** 16 characters of base64url of SHA-256 of the id: binds a value to its key, reveals nothing of the id. */
+    /** 16 characters of base64url of SHA-256 of the id (its digest's first 12 bytes): binds a value to its id. */
     static String fingerprint(SessionId id) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.value().getBytes(StandardCharsets.US_ASCII));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, FINGERPRINT_BYTES));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
+        return id.digest().substring(0, FINGERPRINT_CHARS);
     }
 
     private static int indexOf(byte[] bytes, byte b) {

@@ -5,75 +5,78 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.redkit.RedisBreaker;
 import io.redkit.RedisOps;
 import io.redkit.RedkitClock;
 import io.redkit.RedkitException;
 import io.redkit.session.SessionHealth;
 
 /**
- * READY or NOT_READY from what operations see, with a probe of its own for when none runs. A readiness check that
- * only listened to requests would stay NOT_READY for ever once the load balancer, told so, stopped sending any;
- * so {@link #health()} sends a PING when its last look is older than {@link #PROBE_EVERY}, one probe at a time.
- *
- * <p>The hot path pays a volatile read per call: the state is replaced (one atomic step, the last one) only when
- * it changes.
+ * READY while the store's {@link RedisBreaker} is closed, NOT_READY while it is open: from the first call that
+ * Redis did not answer until a background probe gets an answer, every call fails at once (see {@link Guard}).
+ * When no call has looked for {@link #PROBE_EVERY}, {@link #health()} sends a PING itself, so that a store no
+ * request reaches (a load balancer told NOT_READY sends none) still learns of an outage; the breaker's own probe
+ * brings it back.
  */
 final class Readiness {
 
     /** How stale a look may be before {@link #health()} asks Redis itself. */
     static final Duration PROBE_EVERY = Duration.ofSeconds(1);
 
-    private final RedisOps ops;
+    private final RedisBreaker breaker;
     private final RedkitClock clock;
     private final AtomicReference<SessionHealth> state;
     private final AtomicBoolean probing = new AtomicBoolean();
     private volatile long lastLookNanos;
+    private volatile String cause;
 
-    Readiness(RedisOps ops, RedkitClock clock) {
-        this.ops = ops;
+    Readiness(RedisBreaker breaker, RedkitClock clock) {
+        this.breaker = breaker;
         this.clock = clock;
         this.state = new AtomicReference<>(new SessionHealth(SessionHealth.Status.READY, now(), null));
         this.lastLookNanos = clock.nanoTime() - PROBE_EVERY.toNanos();
     }
 
-    /** An operation got an answer from Redis. */
-    void up() {
-        SessionHealth current = state.get();
-        if (current.status() != SessionHealth.Status.READY) {
-            lastLookNanos = clock.nanoTime();
-            state.compareAndSet(current, new SessionHealth(SessionHealth.Status.READY, now(), null));
-        }
-    }
-
-    /** An operation got no answer. */
-    void down(RedkitException e) {
+    /** A call got an answer. */
+    void answered() {
         lastLookNanos = clock.nanoTime();
-        SessionHealth current = state.get();
-        if (current.status() != SessionHealth.Status.NOT_READY) {
-            state.compareAndSet(current, new SessionHealth(SessionHealth.Status.NOT_READY, now(),
-                    e.getClass().getSimpleName()));
-        }
     }
 
-    /** The state, after a probe when the last look is stale. */
-    SessionHealth health() {
-        if (clock.nanoTime() - lastLookNanos >= PROBE_EVERY.toNanos() && probing.compareAndSet(false, true)) {
+    /** A call got no answer: what the health check names as the cause. */
+    void unanswered(RedkitException e) {
+        lastLookNanos = clock.nanoTime();
+        cause = e.getClass().getSimpleName();
+    }
+
+    /** The state, after a PING through {@code guard} when no call has looked for a second. */
+    SessionHealth health(Guard guard, RedisOps ops) {
+        if (isReady() && clock.nanoTime() - lastLookNanos >= PROBE_EVERY.toNanos()
+                && probing.compareAndSet(false, true)) {
             try {
-                lastLookNanos = clock.nanoTime();
-                ops.ping();
-                up();
+                guard.run("health probe", null, ops::ping);
             } catch (RedkitException e) {
-                down(e);
+                // the guard has recorded it
             } finally {
                 probing.set(false);
             }
         }
-        return state.get();
+        return current();
     }
 
-    /** Whether the last look saw Redis answer, without probing. */
+    /** Whether calls go to Redis now. */
     boolean isReady() {
-        return state.get().status() == SessionHealth.Status.READY;
+        return breaker.state() == RedisBreaker.State.CLOSED;
+    }
+
+    // The breaker changes state on calls and probes; the health's "since" is taken when a look first sees it.
+    private SessionHealth current() {
+        SessionHealth last = state.get();
+        SessionHealth.Status now = isReady() ? SessionHealth.Status.READY : SessionHealth.Status.NOT_READY;
+        if (now == last.status()) {
+            return last;
+        }
+        SessionHealth next = new SessionHealth(now, now(), now == SessionHealth.Status.READY ? null : cause);
+        return state.compareAndSet(last, next) ? next : state.get();
     }
 
     private Instant now() {

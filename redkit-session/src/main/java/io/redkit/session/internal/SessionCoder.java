@@ -46,7 +46,7 @@ final class SessionCoder<T> {
             throw new IllegalArgumentException("store '" + store + "': session data did not encode: " + e, e);
         }
         byte[] bytes = Envelope.write(s.id(), s.userId(), s.createdAt().toEpochMilli(),
-                s.absoluteExpiry().toEpochMilli(), dataVersion, payload);
+                s.absoluteExpiry().toEpochMilli(), s.revision(), dataVersion, payload);
         if (bytes.length > maxBytes) {
             throw new SessionTooLargeException(store, bytes.length, maxBytes);
         }
@@ -65,7 +65,8 @@ final class SessionCoder<T> {
                 return new Read<>(Envelope.Status.CORRUPT, null);
             }
             return new Read<>(Envelope.Status.VALID, new Session<>(id, opened.userId(), data,
-                    Instant.ofEpochMilli(opened.createdAt()), Instant.ofEpochMilli(opened.expiresAt())));
+                    Instant.ofEpochMilli(opened.createdAt()), Instant.ofEpochMilli(opened.expiresAt()),
+                    opened.revision()));
         } catch (Exception e) {
             log.warn("store '{}': session {} did not decode (data version {}, ours {}); ending it: {}", store,
                     id.shortForm(), opened.dataVersion(), dataVersion, e.toString());

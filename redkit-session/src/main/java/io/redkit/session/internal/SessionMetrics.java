@@ -12,7 +12,8 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The meters of one session store, tagged {@code client=<redkit name>} and {@code store=<namespace>}:
  * {@code redkit.session.loads{result}} (hit, miss, invalid, expired, corrupt, newer), {@code .load.latency},
- * {@code .created}, {@code .rotated}, {@code .revoked}, {@code .unavailable} and the gauge {@code .ready}
+ * {@code .created}, {@code .rotated}, {@code .revoked}, {@code .unavailable}, {@code .upgraded} (sessions moved
+ * from a raw-id key to their digest key) and the gauge {@code .ready}
  * (1 ready, 0 not).
  */
 final class SessionMetrics {
@@ -28,6 +29,7 @@ final class SessionMetrics {
     private final Counter rotated;
     private final Counter revoked;
     private final Counter unavailable;
+    private final Counter upgraded;
 
     SessionMetrics(MeterRegistry registry, String client, String store) {
         this.registry = registry;
@@ -45,6 +47,8 @@ final class SessionMetrics {
         this.revoked = counter("redkit.session.revoked", "sessions ended by revoke or revoke-all");
         this.unavailable = counter("redkit.session.unavailable",
                 "operations failed closed because Redis did not answer");
+        this.upgraded = counter("redkit.session.upgraded",
+                "sessions of an earlier release moved from their raw-id key to their digest key");
     }
 
     private Counter counter(String name, String description) {
@@ -72,4 +76,6 @@ final class SessionMetrics {
     void revoked(int n) { revoked.increment(n); }
 
     void unavailable() { unavailable.increment(); }
+
+    void upgraded() { upgraded.increment(); }
 }

@@ -15,10 +15,10 @@ class EnvelopeTest {
 
     @Test
     void writesAJsonHeaderLineThenThePayload() {
-        byte[] bytes = Envelope.write(id, "alice \"quoted\"\n", 1000, 2000, 3, "{\"a\":1}".getBytes());
+        byte[] bytes = Envelope.write(id, "alice \"quoted\"\n", 1000, 2000, 7, 3, "{\"a\":1}".getBytes());
         String text = new String(bytes, StandardCharsets.UTF_8);
 
-        assertThat(text).startsWith("{\"v\":1,\"exp\":2000,\"iat\":1000,\"dv\":3,\"sid\":\"")
+        assertThat(text).startsWith("{\"v\":2,\"exp\":2000,\"rev\":7,\"iat\":1000,\"dv\":3,\"sid\":\"")
                 .endsWith("\"uid\":\"alice \\\"quoted\\\"\\n\"}\n{\"a\":1}");
         assertThat(text).doesNotContain(id.value());
         Envelope.Opened opened = Envelope.open(id, bytes, 3);
@@ -26,19 +26,20 @@ class EnvelopeTest {
         assertThat(opened.userId()).isEqualTo("alice \"quoted\"\n");
         assertThat(opened.expiresAt()).isEqualTo(2000);
         assertThat(opened.createdAt()).isEqualTo(1000);
+        assertThat(opened.revision()).isEqualTo(7);
         assertThat(new String(opened.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
     }
 
     @Test
     void theLoadScriptsPrefixHoldsTheAbsoluteExpiry() {
-        byte[] bytes = Envelope.write(id, "u", 1, 1_767_225_600_000L, 1, new byte[0]);
+        byte[] bytes = Envelope.write(id, "u", 1, 1_767_225_600_000L, 0, 1, new byte[0]);
         // touch.lua reads '^{"v":%d+,"exp":(%d+)'; the same in Java terms.
         assertThat(new String(bytes, StandardCharsets.UTF_8)).matches("(?s)^\\{\"v\":\\d+,\"exp\":1767225600000,.*");
     }
 
     @Test
     void aValueCopiedUnderAnotherIdIsCorrupt() {
-        byte[] bytes = Envelope.write(id, "alice", 1, 2, 1, "{}".getBytes());
+        byte[] bytes = Envelope.write(id, "alice", 1, 2, 0, 1, "{}".getBytes());
         assertThat(Envelope.open(SessionId.generate(), bytes, 1).status()).isEqualTo(Envelope.Status.CORRUPT);
     }
 
@@ -53,11 +54,26 @@ class EnvelopeTest {
     }
 
     @Test
+    void theFirstFormatIsReadAsRevisionZero() {
+        byte[] first = ("{\"v\":1,\"exp\":2000,\"iat\":1000,\"dv\":1,\"sid\":\"" + Envelope.fingerprint(id)
+                + "\",\"uid\":\"alice\"}\n{}").getBytes(StandardCharsets.UTF_8);
+        Envelope.Opened opened = Envelope.open(id, first, 1);
+        assertThat(opened.status()).isEqualTo(Envelope.Status.VALID);
+        assertThat(opened.revision()).isZero();
+        assertThat(opened.expiresAt()).isEqualTo(2000);
+    }
+
+    @Test
+    void theFingerprintIsTheStartOfTheDigest() {
+        assertThat(id.digest()).hasSize(43).startsWith(Envelope.fingerprint(id)).isNotEqualTo(id.value());
+    }
+
+    @Test
     void aNewerFormatOrDataVersionIsLeftToTheNewerRelease() {
         String sid = Envelope.fingerprint(id);
-        byte[] newerFormat = ("{\"v\":2,\"exp\":2,\"whatever\":[1]}\n{}").getBytes(StandardCharsets.UTF_8);
-        byte[] newerData = Envelope.write(id, "alice", 1, 2, 5, "{}".getBytes());
-        byte[] olderData = Envelope.write(id, "alice", 1, 2, 1, "{}".getBytes());
+        byte[] newerFormat = ("{\"v\":3,\"exp\":2,\"whatever\":[1]}\n{}").getBytes(StandardCharsets.UTF_8);
+        byte[] newerData = Envelope.write(id, "alice", 1, 2, 0, 5, "{}".getBytes());
+        byte[] olderData = Envelope.write(id, "alice", 1, 2, 0, 1, "{}".getBytes());
 
         assertThat(Envelope.open(id, newerFormat, 1).status()).isEqualTo(Envelope.Status.NEWER);
         assertThat(Envelope.open(id, newerData, 4).status()).isEqualTo(Envelope.Status.NEWER);

@@ -60,7 +60,7 @@ public final class SessionBenchmark implements Benchmark {
                     .config(SessionConfig.builder().namespace("bench-sess-ceiling").build()).build();
             var session = store.create(Visitor.user(0), Visitor.of(0));
             store.load(session.id()).orElseThrow();
-            byte[] stored = redkit.commands().get(KeySchema.of("bench-sess-ceiling").key(session.id().value()))
+            byte[] stored = redkit.commands().get(KeySchema.of("bench-sess-ceiling").key(session.id().digest()))
                     .orElseThrow();
             // In batches: ten thousand writes in flight at once outlast the request profile's 300 ms on a busy box.
             for (int from = 0; from < Visitor.SESSIONS; from += 500) {
