@@ -100,29 +100,19 @@ class ErrorModelIT {
                 return id;
             }
         });
-        RedkitConfig config = RedkitConfig.builder().url(redis.url()).meterRegistry(failing).build();
-        long clientsBefore = connectedClients();
+        String name = io.redkit.testing.CommandLog.uniqueClientName("failed-start");
+        RedkitConfig config = RedkitConfig.builder().url(redis.url()).clientName(name).meterRegistry(failing).build();
         int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
         for (int i = 0; i < 20; i++) {
             assertThatThrownBy(() -> Redkit.create(config)).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("registry refuses");
         }
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            assertThat(connectedClients()).as("server clients after 20 failed starts").isEqualTo(clientsBefore);
+            assertThat(redis.server().clientsNamed(name)).as("connections left by 20 failed starts").isEmpty();
             assertThat(ManagementFactory.getThreadMXBean().getThreadCount())
                     .as("threads after 20 failed starts").isLessThanOrEqualTo(threadsBefore + 2);
         });
     }
 
-    private static long connectedClients() {
-        String info = String.valueOf(redis.command("INFO", "clients"));
-        for (String line : info.split("\r?\n")) {
-            if (line.startsWith("connected_clients:")) {
-                // The admin connection that asks counts itself.
-                return Long.parseLong(line.substring("connected_clients:".length()).strip()) - 1;
-            }
-        }
-        throw new IllegalStateException("no connected_clients in " + info);
-    }
 
 }

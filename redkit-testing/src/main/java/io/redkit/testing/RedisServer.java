@@ -9,7 +9,9 @@ import io.redkit.testing.internal.ServerLauncher;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -142,6 +144,32 @@ public final class RedisServer implements AutoCloseable {
      */
     public ReplicationCut cutReplicationLinks() {
         return ReplicationCut.of(this);
+    }
+
+    /**
+     * The connections {@code CLIENT LIST} shows under the client name {@code name} (what {@code
+     * RedkitConfig.clientName} sends), each as its fields ({@code addr}, {@code flags}, {@code cmd}, …): what one
+     * client holds, for a test that would otherwise read a server-wide count ({@code connected_clients},
+     * {@code blocked_clients}) that any other client moves.
+     *
+     * @throws RedisTestingException when the server cannot be reached
+     */
+    public List<Map<String, String>> clientsNamed(String name) {
+        Objects.requireNonNull(name, "name");
+        List<Map<String, String>> clients = new ArrayList<>();
+        for (String line : String.valueOf(command("CLIENT", "LIST")).split("\r?\n")) {
+            Map<String, String> fields = new LinkedHashMap<>();
+            for (String field : line.strip().split(" ")) {
+                int eq = field.indexOf('=');
+                if (eq > 0) {
+                    fields.put(field.substring(0, eq), field.substring(eq + 1));
+                }
+            }
+            if (name.equals(fields.get("name"))) {
+                clients.add(fields);
+            }
+        }
+        return clients;
     }
 
     /** Removes all keys from all databases (FLUSHALL), for tests that cannot use unique keys. */
