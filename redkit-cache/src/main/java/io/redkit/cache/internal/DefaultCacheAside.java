@@ -93,17 +93,24 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         this.pending = new PendingInvalidations(config.name(), new PendingInvalidations.Retry() {
             @Override
             public boolean unlink(List<String> entryKeys) {
-                boolean confirmed = replicated ? invalidator.unlinkConfirmed(entryKeys) : invalidator.unlink(entryKeys) >= 0;
+                boolean confirmed = replicated ? invalidator.unlinkConfirmed(entryKeys).confirmed()
+                        : invalidator.unlink(entryKeys) >= 0;
                 flights.forget(entryKeys);
                 near.invalidate(entryKeys); // the other instances' near caches too
                 return confirmed;
             }
 
             @Override
-            public void unlinkAll() {
-                invalidator.unlinkByPrefix();
+            public boolean unlinkAll() {
+                List<String> unconfirmed = new ArrayList<>();
+                if (replicated) {
+                    invalidator.unlinkByPrefixConfirmed(unconfirmed::addAll);
+                } else {
+                    invalidator.unlinkByPrefix();
+                }
                 flights.forgetAll();
                 near.invalidateAll();
+                return unconfirmed.isEmpty();
             }
         }, redkit.clock(), metrics);
         this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, nearKeepsReads, this,
@@ -223,7 +230,15 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     @Override
     public long invalidateByPrefix(String... prefixParts) {
         try {
-            long unlinked = invalidator.unlinkByPrefix(prefixParts);
+            long unlinked;
+            if (replicated && config.retryFailedInvalidations()) {
+                // Each page sent with its replicas' confirmation: the master may fail over before replicating it.
+                List<String> unconfirmed = new ArrayList<>();
+                unlinked = invalidator.unlinkByPrefixConfirmed(unconfirmed::addAll, prefixParts);
+                pending.unconfirmed(unconfirmed);
+            } else {
+                unlinked = invalidator.unlinkByPrefix(prefixParts);
+            }
             if (prefixParts.length == 0) {
                 pending.coveredWholeCache();
             }

@@ -2,11 +2,15 @@ package io.redkit.cache.internal;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import java.util.function.UnaryOperator;
 
 import io.redkit.DedicatedConnection;
@@ -33,6 +37,8 @@ final class Invalidator {
     /** How long the replicas are given to confirm an invalidation (Redisson gives its lock's WAIT as long). */
     static final Duration REPLICA_WAIT = Duration.ofSeconds(1);
     private static final byte[] TOMBSTONE = new byte[0];
+    // A fill lease is its entry's child "fill" (Filler.lease): the entry's key, which ends with its tag, then this.
+    private static final String LEASE_SUFFIX = ":fill";
     private static final Duration TOMBSTONE_TTL = Duration.ofMillis(1);
 
     private final RedisOps commands;
@@ -62,14 +68,26 @@ final class Invalidator {
         }
     }
 
+    /** What an UNLINK on a dedicated connection did: how many entries existed, and whether the replicas have it. */
+    record Unlinked(long existed, boolean confirmed) {
+    }
+
     /**
      * UNLINKs the entries and their leases on a dedicated connection and waits for the replicas the topology knows
      * to have it ({@link DedicatedConnection#awaitReplicas}): an UNLINK only the master took is lost if it fails
-     * over before replicating it, and the promoted replica serves the old entry again.
-     *
-     * @return whether every replica that had to confirm did (no replicas known: whether the UNLINK was taken)
+     * over before replicating it, and the promoted replica serves the old entry again. {@code confirmed} is
+     * whether every replica that had to confirm did (none known: whether the UNLINK was taken).
      */
-    boolean unlinkConfirmed(List<String> entryKeys) {
+    Unlinked unlinkConfirmed(List<String> entryKeys) {
+        try {
+            return sendConfirmed(entryKeys);
+        } catch (RedkitException e) {
+            redis.countFailure(e);
+            throw e;
+        }
+    }
+
+    private Unlinked sendConfirmed(List<String> entryKeys) {
         String[] entries = entryKeys.toArray(new String[0]);
         List<String> written = new ArrayList<>(entryKeys.size() * 2);
         written.addAll(entryKeys);
@@ -86,20 +104,15 @@ final class Invalidator {
                 written.add(lease);
                 tombstones.add(ops.setAsync(lease, TOMBSTONE, TOMBSTONE_TTL));
             }
-            ops.unlink(entries);
+            long existed = ops.unlink(entries);
             for (CompletableFuture<Void> tombstone : tombstones) {
                 tombstone.join();
             }
             ReplicaAck ack = connection.awaitReplicas(REPLICA_WAIT, written);
-            return ack.confirmed();
+            return new Unlinked(existed, ack.confirmed());
         } catch (CompletionException e) {
-            RedkitException cause = e.getCause() instanceof RedkitException r ? r
+            throw e.getCause() instanceof RedkitException r ? r
                     : new RedkitException("invalidation failed", Outcome.UNKNOWN, e.getCause());
-            redis.countFailure(cause);
-            throw cause;
-        } catch (RedkitException e) {
-            redis.countFailure(e);
-            throw e;
         }
     }
 
@@ -114,17 +127,46 @@ final class Invalidator {
 
     /** SCAN MATCH the escaped prefix pattern, UNLINK page by page, twice; never KEYS. How many keys went. */
     long unlinkByPrefix(String... prefixParts) {
+        return scanPrefix(page -> background.unlink(page.toArray(new String[0])), prefixParts);
+    }
+
+    /**
+     * {@link #unlinkByPrefix}, each page's entries sent again with their replicas' confirmation (see {@link
+     * #unlinkConfirmed}), for a topology whose master may fail over before replicating what it took. The entries of
+     * a page the replicas did not confirm in time go to {@code unconfirmed}. How many entries existed.
+     */
+    long unlinkByPrefixConfirmed(Consumer<List<String>> unconfirmed, String... prefixParts) {
+        return scanPrefix(page -> {
+            List<String> entries = entriesOf(page);
+            Unlinked unlinked = sendConfirmed(entries);
+            if (!unlinked.confirmed()) {
+                unconfirmed.accept(entries);
+            }
+            return unlinked.existed();
+        }, prefixParts);
+    }
+
+    private long scanPrefix(ToLongFunction<List<String>> unlinkPage, String... prefixParts) {
         String pattern = schema.pattern(prefixParts);
         AtomicLong unlinked = new AtomicLong();
         try {
             for (int pass = 0; pass < 2; pass++) {
-                background.scan(pattern, SCAN_PAGE, page -> unlinked.addAndGet(
-                        background.unlink(page.toArray(new String[0]))));
+                background.scan(pattern, SCAN_PAGE, page -> unlinked.addAndGet(unlinkPage.applyAsLong(page)));
             }
         } catch (RedkitException e) {
             redis.countFailure(e);
             throw e;
         }
         return unlinked.get();
+    }
+
+    /** The entries a page of scanned keys names: each entry itself, and a fill lease's entry. */
+    private List<String> entriesOf(List<String> page) {
+        Set<String> entries = new LinkedHashSet<>(page.size());
+        for (String key : page) {
+            boolean lease = key.endsWith("}" + LEASE_SUFFIX);
+            entries.add(lease ? key.substring(0, key.length() - LEASE_SUFFIX.length()) : key);
+        }
+        return new ArrayList<>(entries);
     }
 }

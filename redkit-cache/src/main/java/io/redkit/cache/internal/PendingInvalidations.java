@@ -50,8 +50,11 @@ final class PendingInvalidations implements AutoCloseable {
          */
         boolean unlink(List<String> entryKeys);
 
-        /** Invalidates every entry of the cache; throws when Redis could not be told. */
-        void unlinkAll();
+        /**
+         * Invalidates every entry of the cache, with its replicas' confirmation where the topology has replicas;
+         * false when they did not confirm it all in time (tried again), throws when Redis could not be told.
+         */
+        boolean unlinkAll();
     }
 
     private final String cache;
@@ -87,29 +90,39 @@ final class PendingInvalidations implements AutoCloseable {
 
     /** Remembers keys whose invalidation may not have happened, and wakes the retry. */
     void add(Collection<String> entryKeys, RedkitException why) {
-        long now = clock.nanoTime();
-        for (String key : entryKeys) {
-            if (pending.size() >= BOUND && !pending.containsKey(key)) {
-                overflow(now);
-                break;
-            }
-            pending.putIfAbsent(key, now);
-            confirming.remove(key);
-        }
+        remember(entryKeys, false);
         log.warn("cache '{}': invalidation of {} key(s) not confirmed ({}); this instance reads them from the source"
                 + " and retries the UNLINK until Redis takes it", cache, entryKeys.size(), why.toString());
-        wake();
     }
 
     /** Keys whose UNLINK the master took, to be kept until its replicas confirm it (topologies with replicas). */
     void awaitConfirmation(Collection<String> entryKeys) {
+        remember(entryKeys, true);
+    }
+
+    /**
+     * Keys whose UNLINK the master took but the replicas did not confirm in time (a prefix invalidation's page):
+     * kept and retried like a failed invalidation.
+     */
+    void unconfirmed(Collection<String> entryKeys) {
+        if (!entryKeys.isEmpty()) {
+            remember(entryKeys, false);
+            unconfirmedOnce(entryKeys.size());
+        }
+    }
+
+    // A key awaiting its replicas is not yet a retry (not counted as one) unless it already was.
+    private void remember(Collection<String> entryKeys, boolean awaitingReplicas) {
         long now = clock.nanoTime();
         for (String key : entryKeys) {
             if (pending.size() >= BOUND && !pending.containsKey(key)) {
                 overflow(now);
                 break;
             }
-            if (pending.putIfAbsent(key, now) == null) {
+            boolean added = pending.putIfAbsent(key, now) == null;
+            if (!awaitingReplicas) {
+                confirming.remove(key);
+            } else if (added) {
                 confirming.add(key);
             }
         }
@@ -169,7 +182,10 @@ final class PendingInvalidations implements AutoCloseable {
     private void retryOnce() {
         if (wholeCache) {
             metrics.invalidationRetried(1);
-            retry.unlinkAll();
+            if (!retry.unlinkAll()) {
+                unconfirmedOnce(1);
+                throw new Unconfirmed();
+            }
             settledWholeCache();
             return;
         }
@@ -192,12 +208,7 @@ final class PendingInvalidations implements AutoCloseable {
             }
             if (!confirmed) {
                 batch.forEach(confirming::remove);
-                metrics.invalidationsUnconfirmed(batch.size());
-                if (warnedUnconfirmed.compareAndSet(false, true)) {
-                    log.warn("cache '{}': the replicas did not confirm the invalidation of {} key(s) within {} ms;"
-                            + " this instance reads them from the source and sends the UNLINK again until they do",
-                            cache, batch.size(), Invalidator.REPLICA_WAIT.toMillis());
-                }
+                unconfirmedOnce(batch.size());
                 throw new Unconfirmed();
             }
             long now = clock.nanoTime();
@@ -210,6 +221,15 @@ final class PendingInvalidations implements AutoCloseable {
             }
         }
         warnedUnconfirmed.set(false);
+    }
+
+    private void unconfirmedOnce(int keys) {
+        metrics.invalidationsUnconfirmed(keys);
+        if (warnedUnconfirmed.compareAndSet(false, true)) {
+            log.warn("cache '{}': the replicas did not confirm the invalidation of {} key(s) within {} ms; this"
+                    + " instance reads them from the source and sends the UNLINK again until they do", cache, keys,
+                    Invalidator.REPLICA_WAIT.toMillis());
+        }
     }
 
     /** The replicas did not confirm a retried UNLINK in time: backed off and sent again, like a failure. */
