@@ -149,6 +149,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
     /** Builds a {@link RedisSentinelGroup}; defaults: 1 replica, 3 sentinels, quorum 2, name redkit, down-after 1 s. */
     public static final class Builder {
 
+        // Test servers on loopback only; the password keeps the sentinels' user from being the default one.
+        private static final String SENTINEL_USER = "redkit-sentinel";
+        private static final String SENTINEL_PASSWORD = "sentinel-" + Long.toHexString(System.nanoTime());
+
         private int replicas = 1;
         private int sentinels = 3;
         private int quorum;
@@ -222,10 +226,10 @@ public final class RedisSentinelGroup implements AutoCloseable {
             List<RedisServer> data = new ArrayList<>();
             List<RedisServer> watchers = new ArrayList<>();
             try {
-                RedisServer master = RedisServer.start();
+                RedisServer master = withSentinelUser(RedisServer.builder()).start();
                 data.add(master);
                 for (int i = 0; i < replicas; i++) {
-                    data.add(RedisServer.builder().replicaOf(master).start());
+                    data.add(withSentinelUser(RedisServer.builder()).replicaOf(master).start());
                 }
                 // Sentinels learn replicas from the master's INFO: start them once replicas are attached.
                 Poll.until("replicas of " + master.port() + " to sync", CHANGE_TIMEOUT, () -> data.stream().skip(1)
@@ -244,9 +248,22 @@ public final class RedisSentinelGroup implements AutoCloseable {
             }
         }
 
+        /*
+         * The sentinels log in to the data nodes as a user of their own, not as the default user that replicas and
+         * clients use: a test that locks the default user out of a master (a ReplicationCut changes its password)
+         * must not lock the sentinels out too. A sentinel closes a link whose ping is slow and opens another; on a
+         * busy machine that happens, and had it been refused, the sentinels would have failed over a master that
+         * was up.
+         */
+        private static RedisServer.Builder withSentinelUser(RedisServer.Builder node) {
+            return node.arg("user", SENTINEL_USER, "on", ">" + SENTINEL_PASSWORD, "~*", "&*", "+@all");
+        }
+
         private RedisServer sentinel(RedisServer master, int effectiveQuorum) {
             return RedisServer.builder().sentinel()
                     .arg("sentinel", "monitor", masterName, RedisServer.HOST, String.valueOf(master.port()), String.valueOf(effectiveQuorum))
+                    .arg("sentinel", "auth-user", masterName, SENTINEL_USER)
+                    .arg("sentinel", "auth-pass", masterName, SENTINEL_PASSWORD)
                     .arg("sentinel", "down-after-milliseconds", masterName, String.valueOf(downAfter.toMillis()))
                     .arg("sentinel", "failover-timeout", masterName, String.valueOf(failoverTimeout.toMillis()))
                     .arg("sentinel", "parallel-syncs", masterName, "1")
