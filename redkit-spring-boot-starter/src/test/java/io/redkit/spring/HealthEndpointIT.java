@@ -11,6 +11,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
 import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
@@ -99,6 +100,32 @@ class HealthEndpointIT {
             workers.close();
             assertThat(endpoint.healthForPath("redkitQueues").getStatus()).isEqualTo(Status.UP);
             assertThat(orders.workerCount()).isEqualTo(new io.redkit.stream.StreamQueue.WorkerCount(0, 0));
+        });
+    }
+
+    @Test
+    void aQueueWithAWorkerRestartingIsDegradedWithItsCountsAndItsPersistence() {
+        runner().withPropertyValues("redkit.queue.queues.orders.workers=2").run(context -> {
+            HealthEndpoint endpoint = context.getBean(HealthEndpoint.class);
+            io.redkit.stream.StreamQueue<FeatureBeansIT.Account> orders = context.getBean(RedkitQueues.class)
+                    .queue("orders", FeatureBeansIT.Account.class);
+            orders.publish(new FeatureBeansIT.Account("poison"));
+            // The poison message kills the worker that takes it; the other goes on while it waits to restart.
+            io.redkit.stream.Workers workers = orders.start(m -> {
+                if (m.payload().name().equals("poison")) {
+                    throw new OutOfMemoryError("simulated");
+                }
+            });
+            try {
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5)).until(() -> endpoint
+                        .healthForPath("redkitQueues").getStatus().equals(RedkitCacheHealthIndicator.DEGRADED));
+                HealthDescriptor health = endpoint.healthForPath("redkitQueues");
+                assertThat(endpoint.health().getStatus()).isIn(RedkitCacheHealthIndicator.DEGRADED, Status.DOWN);
+                assertThat(((IndicatedHealthDescriptor) health).getDetails()).containsEntry("orders", java.util.Map.of("workers", 2, "running", 1,
+                                "persistence", "NO_AOF"));
+            } finally {
+                workers.close();
+            }
         });
     }
 }

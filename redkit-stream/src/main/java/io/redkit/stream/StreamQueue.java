@@ -73,6 +73,13 @@ public interface StreamQueue<T> extends AutoCloseable {
     WorkerCount workerCount();
 
     /**
+     * How the masters keep the stream across a restart, as last read ({@code CONFIG GET appendonly appendfsync} at
+     * start and every metrics interval); no Redis call, for health checks. {@code UNKNOWN} where the ACL refuses
+     * {@code CONFIG}.
+     */
+    QueueStats.Persistence persistence();
+
+    /**
      * This process's workers on a queue.
      *
      * @param started started and not stopped

@@ -13,8 +13,9 @@ import io.redkit.stream.StreamQueue;
 /**
  * Health of the queues' workers in this process: DOWN when a queue has workers started and none running (its
  * messages wait for another process), {@link RedkitCacheHealthIndicator#DEGRADED} while fewer run than were started
- * (one restarts after a failure it did not survive), UP otherwise, with each queue's counts. Reads no Redis: the
- * backlog is on the queue's gauges.
+ * (one restarts after a failure it did not survive), UP otherwise, with each queue's counts and how its masters
+ * keep it across a restart ({@code NO_AOF}: a crash loses what was published since the last snapshot; the queue
+ * logs a WARN too). Reads no Redis: the backlog is on the queue's gauges, the persistence as last read.
  */
 public final class RedkitQueuesHealthIndicator implements HealthIndicator {
 
@@ -31,7 +32,8 @@ public final class RedkitQueuesHealthIndicator implements HealthIndicator {
         Map<String, Object> details = new LinkedHashMap<>();
         for (Map.Entry<String, StreamQueue<?>> q : queues.built().entrySet()) {
             StreamQueue.WorkerCount count = q.getValue().workerCount();
-            details.put(q.getKey(), Map.of("workers", count.started(), "running", count.running()));
+            details.put(q.getKey(), Map.of("workers", count.started(), "running", count.running(), "persistence",
+                    q.getValue().persistence().name()));
             if (count.started() > 0 && count.running() == 0) {
                 status = Status.DOWN;
             } else if (count.degraded() && status != Status.DOWN) {

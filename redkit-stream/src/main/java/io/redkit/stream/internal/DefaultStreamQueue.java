@@ -204,6 +204,11 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
     }
 
     @Override
+    public QueueStats.Persistence persistence() {
+        return rt.durability().persistence();
+    }
+
+    @Override
     public List<DeadLetter> deadLetters(int count) {
         List<DeadLetter> letters = new ArrayList<>();
         for (StreamEntry e : rt.redkit().commands().streams().range(rt.dead(), "-", "+", count)) {
