@@ -71,6 +71,10 @@ public final class RedisBreaker implements AutoCloseable {
                         // Every call of a hot path goes through here; a synchronized window would serialise them.
                         CircuitBreakerConfig.SlidingWindowSynchronizationStrategy.LOCK_FREE)
                 .failureRateThreshold(50)
+                // A slow answer is an answer: judged as slow, one success after a GC pause or a frozen process
+                // could open the breaker with no failure to start the probe that closes it.
+                .slowCallRateThreshold(100)
+                .slowCallDurationThreshold(Duration.ofDays(3650))
                 // Open until the background probe closes it: Resilience4j never goes half-open by itself here.
                 .waitDurationInOpenState(Duration.ofDays(3650))
                 .automaticTransitionFromOpenToHalfOpenEnabled(false)
@@ -133,6 +137,9 @@ public final class RedisBreaker implements AutoCloseable {
     /** The call got an answer (an error reply included) after {@code nanos}. */
     public void succeeded(long nanos) {
         breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+        if (breaker.getState() == CircuitBreaker.State.OPEN) {
+            startProbing(); // opened by something else than a failure: never left without a probe to close it
+        }
     }
 
     /**
