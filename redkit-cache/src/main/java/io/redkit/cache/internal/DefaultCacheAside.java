@@ -229,18 +229,19 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
 
     @Override
     public long invalidateByPrefix(String... prefixParts) {
+        long mark = pending.mark();
         try {
             long unlinked;
+            List<String> unconfirmed = new ArrayList<>();
             if (replicated && config.retryFailedInvalidations()) {
                 // Each page sent with its replicas' confirmation: the master may fail over before replicating it.
-                List<String> unconfirmed = new ArrayList<>();
                 unlinked = invalidator.unlinkByPrefixConfirmed(unconfirmed::addAll, prefixParts);
                 pending.unconfirmed(unconfirmed);
             } else {
                 unlinked = invalidator.unlinkByPrefix(prefixParts);
             }
-            if (prefixParts.length == 0) {
-                pending.coveredWholeCache();
+            if (prefixParts.length == 0 && unconfirmed.isEmpty()) {
+                pending.coveredWholeCache(mark);
             }
             return unlinked;
         } catch (RedkitException e) {

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,17 +57,26 @@ final class PendingInvalidations implements AutoCloseable {
         boolean unlinkAll();
     }
 
+    /**
+     * A pending key: when it first became pending (monotonic nanos), the number of its latest invalidation, and
+     * whether that awaits only its replicas' confirmation (its UNLINK was taken: not a retry yet). A retry settles
+     * the key only if no invalidation of it came after the one it sent, so a second commit's invalidation that
+     * lands while the first is being confirmed is never dropped with it.
+     */
+    private record Pending(long since, long number, boolean awaitingReplicas) {
+    }
+
     private final String cache;
     private final Retry retry;
     private final RedkitClock clock;
     private final CacheMetrics metrics;
-    // Entry key → when it became pending (monotonic nanos).
-    private final Map<String, Long> pending = new ConcurrentHashMap<>();
-    // Keys whose UNLINK Redis took and that await only their replicas' confirmation: not yet retries.
-    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    // Numbers every invalidation remembered here, and every time the whole cache must be invalidated.
+    private final AtomicLong numbers = new AtomicLong();
     private final Thread thread;
     private volatile boolean wholeCache;
     private volatile long wholeCacheSince;
+    private volatile long wholeCacheNumber;
     private volatile boolean closed;
     // Logged once per run of unconfirmed attempts, not once per attempt.
     private final AtomicBoolean warnedUnconfirmed = new AtomicBoolean();
@@ -111,7 +120,6 @@ final class PendingInvalidations implements AutoCloseable {
         }
     }
 
-    // A key awaiting its replicas is not yet a retry (not counted as one) unless it already was.
     private void remember(Collection<String> entryKeys, boolean awaitingReplicas) {
         long now = clock.nanoTime();
         for (String key : entryKeys) {
@@ -119,12 +127,9 @@ final class PendingInvalidations implements AutoCloseable {
                 overflow(now);
                 break;
             }
-            boolean added = pending.putIfAbsent(key, now) == null;
-            if (!awaitingReplicas) {
-                confirming.remove(key);
-            } else if (added) {
-                confirming.add(key);
-            }
+            long number = numbers.incrementAndGet();
+            pending.merge(key, new Pending(now, number, awaitingReplicas),
+                    (old, fresh) -> new Pending(old.since(), number, old.awaitingReplicas() && awaitingReplicas));
         }
         wake();
     }
@@ -137,14 +142,21 @@ final class PendingInvalidations implements AutoCloseable {
         wake();
     }
 
-    /** A prefix invalidation that succeeded covers every key it matched; the whole cache when no parts. */
-    void coveredWholeCache() {
-        if (wholeCache) {
-            settledWholeCache();
-        }
+    /** The number of the latest invalidation remembered: taken before an invalidation of the whole cache starts. */
+    long mark() {
+        return numbers.get();
+    }
+
+    /**
+     * An invalidation of the whole cache (a prefix invalidation without parts) that started at {@code mark} and
+     * succeeded, confirmed, covers every key remembered before it.
+     */
+    void coveredWholeCache(long mark) {
+        settleWholeCache(mark);
     }
 
     private void overflow(long now) {
+        wholeCacheNumber = numbers.incrementAndGet();
         if (!wholeCache) {
             wholeCacheSince = now;
             wholeCache = true;
@@ -181,46 +193,57 @@ final class PendingInvalidations implements AutoCloseable {
 
     private void retryOnce() {
         if (wholeCache) {
+            long mark = mark();
             metrics.invalidationRetried(1);
             if (!retry.unlinkAll()) {
                 unconfirmedOnce(1);
                 throw new Unconfirmed();
             }
-            settledWholeCache();
+            settleWholeCache(mark);
             return;
         }
-        List<String> keys = new ArrayList<>(pending.keySet());
-        for (int from = 0; from < keys.size(); from += BATCH) {
-            List<String> batch = keys.subList(from, Math.min(keys.size(), from + BATCH));
+        List<Map.Entry<String, Pending>> entries = new ArrayList<>(pending.size());
+        pending.forEach((key, p) -> entries.add(Map.entry(key, p)));
+        for (int from = 0; from < entries.size(); from += BATCH) {
+            List<Map.Entry<String, Pending>> batch = entries.subList(from, Math.min(entries.size(), from + BATCH));
+            List<String> keys = new ArrayList<>(batch.size());
             int retries = 0;
-            for (String key : batch) {
-                retries += confirming.contains(key) ? 0 : 1;
+            for (Map.Entry<String, Pending> e : batch) {
+                keys.add(e.getKey());
+                retries += e.getValue().awaitingReplicas() ? 0 : 1;
             }
             if (retries > 0) {
                 metrics.invalidationRetried(retries);
             }
             boolean confirmed;
             try {
-                confirmed = retry.unlink(batch);
+                confirmed = retry.unlink(keys);
             } catch (RedkitException e) {
-                batch.forEach(confirming::remove);
+                countAsRetries(batch);
                 throw e;
             }
             if (!confirmed) {
-                batch.forEach(confirming::remove);
+                countAsRetries(batch);
                 unconfirmedOnce(batch.size());
                 throw new Unconfirmed();
             }
             long now = clock.nanoTime();
-            for (String key : batch) {
-                confirming.remove(key);
-                Long since = pending.remove(key);
-                if (since != null) {
-                    metrics.invalidationSettled(now - since);
+            for (Map.Entry<String, Pending> e : batch) {
+                // Only if nothing invalidated the key again meanwhile: that invalidation is not confirmed yet.
+                if (pending.remove(e.getKey(), e.getValue())) {
+                    metrics.invalidationSettled(now - e.getValue().since());
                 }
             }
         }
         warnedUnconfirmed.set(false);
+    }
+
+    // Its next attempt is a retry: it was sent and not confirmed.
+    private void countAsRetries(List<Map.Entry<String, Pending>> batch) {
+        for (Map.Entry<String, Pending> e : batch) {
+            pending.computeIfPresent(e.getKey(), (k, p) -> p.awaitingReplicas()
+                    ? new Pending(p.since(), p.number(), false) : p);
+        }
     }
 
     private void unconfirmedOnce(int keys) {
@@ -241,18 +264,22 @@ final class PendingInvalidations implements AutoCloseable {
         }
     }
 
-    private void settledWholeCache() {
+    /**
+     * The whole cache was invalidated (and confirmed) by a run that started after invalidation number {@code mark}:
+     * every key remembered up to it is settled, and the whole-cache rule ends unless it was set again since.
+     */
+    private void settleWholeCache(long mark) {
         long now = clock.nanoTime();
-        wholeCache = false;
-        metrics.invalidationSettled(now - wholeCacheSince);
-        // The whole cache is gone from Redis: every key pending one by one with it.
-        pending.keySet().forEach(key -> {
-            Long since = pending.remove(key);
-            if (since != null) {
-                metrics.invalidationSettled(now - since);
+        pending.forEach((key, p) -> {
+            if (p.number() <= mark && pending.remove(key, p)) {
+                metrics.invalidationSettled(now - p.since());
             }
         });
-        log.info("cache '{}': the whole cache was invalidated; reads use Redis again", cache);
+        if (wholeCache && wholeCacheNumber <= mark) {
+            wholeCache = false;
+            metrics.invalidationSettled(now - wholeCacheSince);
+            log.info("cache '{}': the whole cache was invalidated; reads use Redis again", cache);
+        }
     }
 
     /** Waits for a key to retry; checked under the lock that add's wake takes, so no wake is missed. */
