@@ -33,6 +33,13 @@ public final class SessionScripts {
     public static final RedisScript<Long> RETIRE = RedisScript.fromResource(SessionScripts.class, "retire.lua",
             ScriptResult.INTEGER, Idempotency.NON_IDEMPOTENT);
 
+    /**
+     * Ends a session an earlier release stored under its raw id, only if the key holds a first-format session of
+     * that id (and, given, exactly the value copied): 1 deleted, 0 not. Idempotent: a second run finds nothing.
+     */
+    public static final RedisScript<Long> RETIRE_RAW = RedisScript.fromResource(SessionScripts.class,
+            "retire-raw.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
+
     /** Prune, {@code ZADD} and expire a user's index with its latest session: the sessions left in it. */
     public static final RedisScript<Long> INDEX_ADD = RedisScript.fromResource(SessionScripts.class,
             "index-add.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);

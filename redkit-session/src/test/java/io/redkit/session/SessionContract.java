@@ -450,6 +450,28 @@ abstract class SessionContract {
         }
     }
 
+    @Test
+    void aDigestSentAsACookieEndsNothingWhileRawIdKeysAreLookedFor() {
+        Redkit redkit = client();
+        SessionStore<Account> store = store(redkit); // raw-id keys looked for: the default
+        Session<Account> victim = store.create(user(), ADA);
+        String digest = victim.id().digest(); // what anyone who reads Redis sees, in a key name or the index
+
+        assertThat(store.load(digest)).isEmpty();
+        assertThat(store.revoke(digest)).isFalse();
+        assertThat(store.load(victim.id())).as("the session whose key the digest names").isPresent();
+
+        // Nor is a first-format value of another id, copied under this id's raw key, taken or ended.
+        SessionId other = SessionId.generate();
+        String otherRaw = KeySchema.of(SessionConfig.DEFAULT_NAMESPACE).key(other.value());
+        long now = System.currentTimeMillis();
+        redkit.commands().set(otherRaw, firstFormat(victim.id(), victim.userId(), now, now + 60_000),
+                Duration.ofMinutes(1));
+        assertThat(store.load(other)).isEmpty();
+        assertThat(store.revoke(other.value())).isFalse();
+        assertThat(redkit.commands().exists(otherRaw)).isEqualTo(1);
+    }
+
     /** A session as a release before digests stored it: the first format (no revision). */
     private static byte[] firstFormat(SessionId id, String user, long now, long exp) {
         return ("{\"v\":1,\"exp\":" + exp + ",\"iat\":" + now + ",\"dv\":1,\"sid\":\"" + id.digest().substring(0, 16)

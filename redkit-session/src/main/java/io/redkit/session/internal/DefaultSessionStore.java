@@ -147,33 +147,50 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     }
 
     /*
-     * A session an earlier release stored under its raw id: loaded from there and moved to its digest key (SET NX,
-     * so two loads racing move it once), listed under its digest, then the raw-id key and member deleted. Its
-     * stored form is the first format, read as revision 0. A failure half-way leaves it under both keys; the next
-     * load finds the digest key.
+     * A session an earlier release stored under its raw id, moved to its digest key: read (never renewed nor ended
+     * from here: a raw-id key has the shape of a digest key, and when a digest read from Redis comes as a cookie its
+     * "raw-id key" is another user's session), copied (SET NX, so two loads racing move it once), listed under its
+     * digest, and only then the raw-id key ended, if it still holds exactly what was copied. A logout or an update
+     * by an earlier release in between makes that refuse: the copy is taken back, so a logout is never undone.
+     * Each step that fails leaves the session under keys that are listed, so a logout or revoke-all still ends it.
      */
     private Optional<Session<T>> upgraded(SessionId id, long start) {
         String rawKey = sessions.key(id.value());
-        byte[] reply = guard.run("load from a raw-id key", rawKey, () -> touch(rawKey));
-        Optional<Session<T>> found = read(id, rawKey, reply, start);
-        if (found.isEmpty()) {
-            return found;
+        byte[] raw = guard.run("load from a raw-id key", rawKey, () -> ops.get(rawKey).orElse(null));
+        SessionCoder.Read<T> found = raw == null || !Envelope.isFirstFormat(raw) ? null : coder.decode(id, raw);
+        if (found == null || found.status() != Envelope.Status.VALID) {
+            return loaded(SessionMetrics.Load.MISS, start, id);
         }
-        Session<T> s = found.get();
+        Session<T> s = found.session();
         long now = clock.wallMillis();
         long ttl = ttlMillis(s, now);
-        String key = key(id);
-        if (ttl <= 0 || !guard.run("upgrade: move to the digest key", key,
-                () -> ops.setIfAbsent(key, reply, Duration.ofMillis(ttl)))) {
-            return found; // moved by a load racing this one, or just ended
+        if (ttl <= 0) {
+            return loaded(SessionMetrics.Load.EXPIRED, start, id);
         }
-        guard.run("upgrade: list the digest", null, () -> {
-            index.add(s.userId(), id.digest(), s.absoluteExpiry().toEpochMilli(), now);
-            index.remove(s.userId(), id.value());
-            return ops.delete(rawKey);
-        });
+        String key = key(id);
+        if (!guard.run("upgrade: copy to the digest key", key,
+                () -> ops.setIfAbsent(key, raw, Duration.ofMillis(ttl)))) {
+            return read(id, key, guard.run("load", key, () -> touch(key)), start); // a racing load moved it
+        }
+        try {
+            guard.run("upgrade: list the digest", index.key(s.userId()), () -> {
+                index.add(s.userId(), id.digest(), s.absoluteExpiry().toEpochMilli(), now);
+                return null;
+            });
+        } catch (SessionStoreUnavailableException e) {
+            Guard.bestEffort(() -> ops.delete(key), e);
+            throw e;
+        }
+        long retired = guard.run("upgrade: end the raw-id key", rawKey, () -> ops.eval(SessionScripts.RETIRE_RAW,
+                List.of(rawKey), ascii(Envelope.fingerprint(id)), raw));
+        if (retired != 1) {
+            guard.run("upgrade: take back the copy", null, () -> discard(s));
+            return loaded(SessionMetrics.Load.MISS, start, id);
+        }
+        unlist(s.userId(), id.value());
         metrics.upgraded();
-        return found;
+        metrics.load(SessionMetrics.Load.HIT, clock.nanoTime() - start);
+        return Optional.of(s);
     }
 
     private byte[] touch(String key) {
@@ -334,10 +351,14 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
         }
         SessionId sid = id.get();
         String key = key(sid);
-        // While sessions under raw-id keys may be alive (an upgrade), the raw-id key goes too: the logout ends it.
-        String[] keys = upgrade.open(clock.wallMillis()) ? new String[] {key, sessions.key(sid.value())}
-                : new String[] {key};
-        long deleted = guard.run("revoke", key, () -> ops.delete(keys));
+        long deleted = guard.run("revoke", key, () -> ops.delete(key));
+        if (upgrade.open(clock.wallMillis())) {
+            // A session of an earlier release may still be under its raw id: the logout ends it there too, and
+            // nothing else (the same key is another user's session when a digest comes as the cookie).
+            String rawKey = sessions.key(sid.value());
+            deleted += guard.run("revoke: the raw-id key", rawKey, () -> ops.eval(SessionScripts.RETIRE_RAW,
+                    List.of(rawKey), ascii(Envelope.fingerprint(sid))));
+        }
         metrics.revoked((int) deleted);
         return deleted > 0;
     }
@@ -442,14 +463,17 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
 
     /** Takes an ended session out of its user's index; a failure leaves a member that later DELs cost nothing. */
     private void unlist(Session<T> s) {
+        unlist(s.userId(), s.id().digest());
+    }
+
+    private void unlist(String userId, String member) {
         try {
-            guard.run("unlist", index.key(s.userId()), () -> {
-                index.remove(s.userId(), s.id().digest());
+            guard.run("unlist", index.key(userId), () -> {
+                index.remove(userId, member);
                 return null;
             });
         } catch (SessionStoreUnavailableException e) {
-            log.debug("store '{}': session {} left in its user's index: {}", config.namespace(), s.id().shortForm(),
-                    e.getMessage());
+            log.debug("store '{}': a session left in its user's index: {}", config.namespace(), e.getMessage());
         }
     }
 
@@ -467,7 +491,11 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     }
 
     private static byte[] ascii(long value) {
-        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+        return ascii(Long.toString(value));
+    }
+
+    private static byte[] ascii(String value) {
+        return value.getBytes(StandardCharsets.US_ASCII);
     }
 
     @Override

@@ -133,6 +133,12 @@ final class Envelope {
         return new Opened(Status.VALID, exp, iat, rev, dv, uid, Arrays.copyOfRange(bytes, newline + 1, bytes.length));
     }
 
+    /** Whether stored bytes are in the first format (written before revisions, under the raw id). */
+    static boolean isFirstFormat(byte[] bytes) {
+        byte[] prefix = {'{', '"', 'v', '"', ':', '1', ','};
+        return bytes.length > prefix.length && Arrays.equals(bytes, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
     /** 16 characters of base64url of SHA-256 of the id (its digest's first 12 bytes): binds a value to its id. */
     static String fingerprint(SessionId id) {
         return id.digest().substring(0, FINGERPRINT_CHARS);
