@@ -74,7 +74,10 @@ public class SessionController {
         }
         Account account = accounts.authenticate(credentials.username(), credentials.password())
                 .orElseThrow(() -> new ResponseStatusException(HttpStatus.UNAUTHORIZED, "wrong username or password"));
-        Optional<Session<Account>> previous = current(cookies);
+        // The same user signing in again rotates the session the request came with (a planted id is never signed
+        // in); another user's session, sent along by a shared browser or on purpose, is left alone and this
+        // sign-in gets a fresh id: a sign-in never logs someone else out.
+        Optional<Session<Account>> previous = current(cookies).filter(p -> p.userId().equals(account.id()));
         Session<Account> session = previous.flatMap(p -> sessions.rotate(p, account.id(), account))
                 .orElseGet(() -> sessions.create(account.id(), account));
         return ResponseEntity.ok().header(HttpHeaders.SET_COOKIE, cookie.header(session, Instant.now()))

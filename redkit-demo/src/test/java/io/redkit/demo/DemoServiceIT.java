@@ -204,14 +204,26 @@ class DemoServiceIT {
     }
 
     @Test
-    void aLoginOnTopOfASessionRotatesItsId() {
+    void aLoginOnTopOfTheSameUsersSessionRotatesItsId() {
         String first = DemoInstance.cookie(demo.login("alice", "wonderland", null));
 
-        String second = DemoInstance.cookie(demo.login("bob", "builder", first));
+        String second = DemoInstance.cookie(demo.login("alice", "wonderland", first));
 
         assertThat(second).isNotEqualTo(first);
         assertThat(demo.get("/me", "Cookie", first).statusCode()).isEqualTo(401);
-        assertThat(DemoInstance.json(demo.get("/me", "Cookie", second)).path("id").asText()).isEqualTo("bob");
+        assertThat(DemoInstance.json(demo.get("/me", "Cookie", second)).path("id").asText()).isEqualTo("alice");
+    }
+
+    @Test
+    void aLoginWithAnotherUsersSessionCookieLeavesThatSessionAlone() {
+        String bobs = DemoInstance.cookie(demo.login("bob", "builder", null));
+
+        String alices = DemoInstance.cookie(demo.login("alice", "wonderland", bobs));
+
+        assertThat(alices).isNotEqualTo(bobs);
+        assertThat(DemoInstance.json(demo.get("/me", "Cookie", alices)).path("id").asText()).isEqualTo("alice");
+        assertThat(DemoInstance.json(demo.get("/me", "Cookie", bobs)).path("id").asText())
+                .as("bob is still signed in").isEqualTo("bob");
     }
 
     @Test
