@@ -2,6 +2,7 @@ package io.redkit.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
@@ -12,17 +13,30 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.redkit.KeySchema;
+import io.redkit.Outcome;
 import io.redkit.Redkit;
 import io.redkit.RedkitClock;
 import io.redkit.RedkitConfig;
 import io.redkit.testing.CommandLog;
 import io.redkit.testing.Deployment;
+import io.redkit.testing.RedisServer;
 
 /**
  * DESIGN §6 as claims, pinned on every topology: a load is one round trip that renews the idle timeout and never
@@ -312,10 +326,10 @@ abstract class SessionContract {
         Session<Integer> s = store.create(user(), 0);
         int threads = 16;
         int increments = 500;
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
         long start = System.nanoTime();
         try {
-            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 done.add(pool.submit(() -> {
                     for (int i = 0; i < increments; i++) {
@@ -323,12 +337,12 @@ abstract class SessionContract {
                     }
                 }));
             }
-            for (java.util.concurrent.Future<?> f : done) {
-                f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
             }
         } finally {
             pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
         Session<Integer> loaded = store.load(s.id()).orElseThrow();
         System.out.printf("[figures] %s %d threads x %d increments of one session: %d kept, revision %d, %.1f s%n",
@@ -341,16 +355,16 @@ abstract class SessionContract {
     @Test
     void updatesRacingRotationsLoseNothing() throws Exception {
         SessionStore<Integer> store = SessionStore.builder(client(), Integer.class).build();
-        java.util.concurrent.atomic.AtomicReference<SessionId> current =
-                new java.util.concurrent.atomic.AtomicReference<>(store.create(user(), 0).id());
-        java.util.concurrent.atomic.AtomicInteger applied = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger rotations = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger duringUpdates = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger gaveUp = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicBoolean updating = new java.util.concurrent.atomic.AtomicBoolean(true);
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(20);
+        AtomicReference<SessionId> current =
+                new AtomicReference<>(store.create(user(), 0).id());
+        AtomicInteger applied = new AtomicInteger();
+        AtomicInteger rotations = new AtomicInteger();
+        AtomicInteger duringUpdates = new AtomicInteger();
+        AtomicInteger gaveUp = new AtomicInteger();
+        AtomicBoolean updating = new AtomicBoolean(true);
+        ExecutorService pool = Executors.newFixedThreadPool(20);
         try {
-            List<java.util.concurrent.Future<?>> updaters = new ArrayList<>();
+            List<Future<?>> updaters = new ArrayList<>();
             for (int t = 0; t < 16; t++) {
                 updaters.add(pool.submit(() -> {
                     for (int i = 0; i < 100; i++) {
@@ -360,12 +374,12 @@ abstract class SessionContract {
                         }
                         applied.incrementAndGet();
                         // Requests, not a loop: a user's next request comes after a pause.
-                        java.util.concurrent.locks.LockSupport.parkNanos(
-                                java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000_000));
+                        LockSupport.parkNanos(
+                                ThreadLocalRandom.current().nextLong(1_000_000));
                     }
                 }));
             }
-            List<java.util.concurrent.Future<?>> rotators = new ArrayList<>();
+            List<Future<?>> rotators = new ArrayList<>();
             for (int t = 0; t < 4; t++) {
                 rotators.add(pool.submit(() -> {
                     // Each rotator rotates at least once, and goes on while the updates run.
@@ -385,17 +399,17 @@ abstract class SessionContract {
                     }
                 }));
             }
-            for (java.util.concurrent.Future<?> f : updaters) {
-                f.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            for (Future<?> f : updaters) {
+                f.get(120, TimeUnit.SECONDS);
             }
             updating.set(false);
-            for (java.util.concurrent.Future<?> f : rotators) {
-                f.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            for (Future<?> f : rotators) {
+                f.get(30, TimeUnit.SECONDS);
             }
         } finally {
             updating.set(false);
             pool.shutdownNow();
-            assertThat(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         }
         int kept = store.load(current.get()).orElseThrow().data();
         System.out.printf("[figures] %s 16 threads updating while 4 rotate: %d increments applied, %d kept; %d"
@@ -434,7 +448,7 @@ abstract class SessionContract {
                 redkit.commands().getString(key).ifPresent(seen::add);
             }
         }
-        java.util.regex.Matcher tokens = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{43}")
+        Matcher tokens = Pattern.compile("[A-Za-z0-9_-]{43}")
                 .matcher(String.join(" ", seen));
         int tried = 0;
         while (tokens.find()) {
@@ -478,7 +492,7 @@ abstract class SessionContract {
                 + "\",\"uid\":\"" + user + "\"}\n{\"name\":\"Ada\",\"roles\":[\"user\"]}").getBytes(StandardCharsets.UTF_8);
     }
 
-    private static List<String> scan(io.redkit.testing.RedisServer server, String pattern) {
+    private static List<String> scan(RedisServer server, String pattern) {
         List<String> keys = new ArrayList<>();
         String cursor = "0";
         do {
@@ -669,11 +683,11 @@ abstract class SessionContract {
             long t = System.nanoTime();
             assertThatThrownBy(() -> store.load(s.id())).isInstanceOf(SessionStoreUnavailableException.class)
                     .hasMessageContaining("not sent").extracting(e -> ((SessionStoreUnavailableException) e).outcome())
-                    .isEqualTo(io.redkit.Outcome.NOT_EXECUTED);
+                    .isEqualTo(Outcome.NOT_EXECUTED);
             slowest = Math.max(slowest, System.nanoTime() - t);
         }
         start = System.nanoTime();
-        Throwable revokeFailure = org.assertj.core.api.Assertions.catchThrowable(() -> store.revoke(s));
+        Throwable revokeFailure = catchThrowable(() -> store.revoke(s));
         long revokeFailedAfter = System.nanoTime() - start;
         long healedAt = System.nanoTime();
         deployment.healAll();
@@ -689,7 +703,7 @@ abstract class SessionContract {
         assertThat(health.cause()).isEqualTo("RedisTimeoutException");
         assertThat(revokeFailure).isInstanceOf(SessionStoreUnavailableException.class);
         assertThat(((SessionStoreUnavailableException) revokeFailure).outcome()).as("the logout was never sent")
-                .isEqualTo(io.redkit.Outcome.NOT_EXECUTED);
+                .isEqualTo(Outcome.NOT_EXECUTED);
         assertThat(redkit.meters().get("redkit.session.unavailable").counter().count()).isEqualTo(102);
 
         // Back within a second of the server answering, and the logout that was not sent did not happen.
