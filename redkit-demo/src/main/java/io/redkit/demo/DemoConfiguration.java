@@ -2,13 +2,19 @@ package io.redkit.demo;
 
 import java.util.List;
 
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import io.redkit.Redkit;
@@ -37,6 +43,30 @@ class DemoConfiguration implements WebMvcConfigurer {
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
         registry.addInterceptor(rateLimit).addPathPatterns("/api/**");
+    }
+
+    /** A browser that opens the service's root is sent to the ops page. */
+    @Override
+    public void addViewControllers(ViewControllerRegistry registry) {
+        registry.addRedirectViewController("/", "/ops.html");
+    }
+
+    /**
+     * Tomcat's own error answers (a header over the size limit, a malformed request line) as problem details, like
+     * every other error: {@link ProblemReportValve} in place of the HTML error page. Boot's customizer may already
+     * have put a plain {@code ErrorReportValve} on the host; it is taken out so that ours is the one that answers.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            StandardHost host = (StandardHost) context.getParent();
+            for (Valve valve : host.getPipeline().getValves()) {
+                if (valve instanceof ErrorReportValve) {
+                    host.getPipeline().removeValve(valve);
+                }
+            }
+            host.setErrorReportValveClass(ProblemReportValve.class.getName());
+        });
     }
 
     @Bean

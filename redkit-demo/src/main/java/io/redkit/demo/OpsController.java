@@ -38,11 +38,14 @@ public class OpsController {
     private final FulfilmentWorker worker;
     private final SessionStore<Account> sessions;
     private final JdbcTemplate jdbc;
+    private final Accounts accounts;
     private final String instance;
 
     public OpsController(Redkit redkit, CacheAside<Long, Product> productCache, ProductRepository products,
             RateLimitInterceptor rateLimit, ReportJob job, StreamQueue<OrderPlaced> orderQueue, OrderService orders,
-            FulfilmentWorker worker, SessionStore<Account> sessions, JdbcTemplate jdbc, InstanceId instance) {
+            FulfilmentWorker worker, SessionStore<Account> sessions, JdbcTemplate jdbc, Accounts accounts,
+            InstanceId instance) {
+        this.accounts = accounts;
         this.redkit = redkit;
         this.cache = productCache;
         this.products = products;
@@ -65,6 +68,7 @@ public class OpsController {
         stats.put("db", Map.of("productQueries", products.queries()));
         stats.put("lock", lock());
         stats.put("limiter", rateLimit.counts());
+        stats.put("login", accounts.hashCounts());
         stats.put("stream", stream());
         stats.put("sessions", sessions.health().status().name());
         return stats;

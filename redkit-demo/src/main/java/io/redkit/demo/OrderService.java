@@ -31,7 +31,7 @@ import io.redkit.stream.StreamQueue;
 public class OrderService {
 
     private static final Logger log = LoggerFactory.getLogger(OrderService.class);
-    private static final String COLUMNS = "id, product_id, quantity, total_cents, created_at, request_hash";
+    private static final String COLUMNS = "id, placed_by, product_id, quantity, total_cents, created_at, request_hash";
 
     /** What a POST /orders came to. */
     public sealed interface Outcome {
@@ -63,23 +63,23 @@ public class OrderService {
         this.queue = orders;
     }
 
-    /** Creates the order of {@code key}, or finds the one an earlier request with that key created. */
+    /** Creates {@code account}'s order of {@code key}, or finds the one an earlier request with that key created. */
     @Transactional
-    public Outcome place(String key, long productId, int quantity) {
+    public Outcome place(String account, String key, long productId, int quantity) {
         String hash = requestHash(productId, quantity);
         // ON CONFLICT DO NOTHING waits for a concurrent insert of the same key to commit or roll back, then does
         // nothing: the row is then visible to the SELECT below (READ COMMITTED takes a new snapshot per statement).
-        List<Row> inserted = jdbc.query("INSERT INTO orders (idempotency_key, request_hash, product_id, quantity,"
-                + " total_cents) SELECT ?, ?, p.id, ?, p.price_cents * ? FROM products p WHERE p.id = ?"
-                + " ON CONFLICT (idempotency_key) DO NOTHING RETURNING " + COLUMNS, OrderService::row, key, hash,
-                quantity, quantity, productId);
+        List<Row> inserted = jdbc.query("INSERT INTO orders (placed_by, idempotency_key, request_hash, product_id,"
+                + " quantity, total_cents) SELECT ?, ?, ?, p.id, ?, p.price_cents * ? FROM products p WHERE p.id = ?"
+                + " ON CONFLICT (placed_by, idempotency_key) DO NOTHING RETURNING " + COLUMNS, OrderService::row,
+                account, key, hash, quantity, quantity, productId);
         if (!inserted.isEmpty()) {
             Order order = inserted.get(0).order();
             SpringTransactions.afterCommit().register(() -> publish(order));
             return new Outcome.Created(order);
         }
-        Optional<Row> existing = jdbc.query("SELECT " + COLUMNS + " FROM orders WHERE idempotency_key = ?",
-                OrderService::row, key).stream().findFirst();
+        Optional<Row> existing = jdbc.query("SELECT " + COLUMNS + " FROM orders WHERE placed_by = ?"
+                + " AND idempotency_key = ?", OrderService::row, account, key).stream().findFirst();
         if (existing.isEmpty()) {
             return new Outcome.NoProduct();
         }
@@ -130,8 +130,9 @@ public class OrderService {
     }
 
     private static Row row(ResultSet rs, int i) throws SQLException {
-        return new Row(new Order(rs.getLong("id"), rs.getLong("product_id"), rs.getInt("quantity"),
-                rs.getLong("total_cents"), rs.getTimestamp("created_at").toInstant()), rs.getString("request_hash"));
+        return new Row(new Order(rs.getLong("id"), rs.getString("placed_by"), rs.getLong("product_id"),
+                rs.getInt("quantity"), rs.getLong("total_cents"), rs.getTimestamp("created_at").toInstant()),
+                rs.getString("request_hash"));
     }
 
     private static String requestHash(long productId, int quantity) {

@@ -5,14 +5,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 import io.redkit.demo.Accounts.Account;
 import io.redkit.limit.Decision;
@@ -25,11 +23,11 @@ import io.redkit.spring.RedkitLimiters;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * Sign-in over redkit-session. {@code POST /login} (10 attempts a minute per address and username) issues a fresh
- * session id (rotating away any id the request
- * came with, so a planted id is never signed in); {@code GET /me} needs the cookie; {@code POST /logout} ends this
- * session, {@code POST /logout-everywhere} every session of the user. While Redis is unavailable every one of them
- * answers 503 ({@link ApiErrors}): a session that cannot be read is never taken as "signed out" or anonymous.
+ * Sign-in over redkit-session. {@code POST /login} passes two limits, then a bounded password check, and issues a
+ * fresh session id (rotating away the same user's id the request came with, so a planted id is never signed in);
+ * {@code GET /me} needs the cookie; {@code POST /logout} ends this session, {@code POST /logout-everywhere} every
+ * session of the user. While Redis is unavailable every one of them answers 503 ({@link ApiErrors}): a session
+ * that cannot be read is never taken as "signed out" or anonymous.
  */
 @RestController
 public class SessionController {
@@ -37,14 +35,18 @@ public class SessionController {
     private final Accounts accounts;
     private final SessionStore<Account> sessions;
     private final SessionCookie cookie;
-    private final RateLimiter attempts;
+    private final SignedIn signedIn;
+    private final RateLimiter perAddress;
+    private final RateLimiter perUsername;
 
     public SessionController(Accounts accounts, SessionStore<Account> sessions, SessionCookie cookie,
-            RedkitLimiters limiters) {
+            SignedIn signedIn, RedkitLimiters limiters) {
         this.accounts = accounts;
         this.sessions = sessions;
         this.cookie = cookie;
-        this.attempts = limiters.get("login");
+        this.signedIn = signedIn;
+        this.perAddress = limiters.get("login-address");
+        this.perUsername = limiters.get("login");
     }
 
     /** A sign-in request. */
@@ -52,32 +54,36 @@ public class SessionController {
     }
 
     /**
-     * Signs in. Attempts are limited per client address and username (the {@code login} limiter), counted before
-     * the password is checked, so guessing costs the same whether a guess is right or wrong: 429 with Retry-After
-     * past the limit, 503 while Redis cannot count them.
+     * Signs in. Attempts are counted before the password is checked, so guessing costs the same whether a guess is
+     * right or wrong: first per client address whatever the username (the {@code login-address} limiter, which
+     * bounds the hashing one address can make the service do), then per address and username (the {@code login}
+     * limiter, against guessing one account's password). 429 with Retry-After past either, 503 while Redis cannot
+     * count them (both fail closed), 503 {@code sign-in-busy} when every hashing slot stays busy.
      */
     @PostMapping("/login")
-    public ResponseEntity<Account> login(@RequestBody Credentials credentials,
+    public ResponseEntity<Object> login(@RequestBody Credentials credentials,
             @RequestHeader(value = HttpHeaders.COOKIE, required = false) String cookies, HttpServletRequest request) {
-        if (credentials == null || credentials.username() == null || credentials.password() == null
-                || credentials.username().length() > 100 || credentials.password().length() > 200) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "username and password are required");
+        if (credentials == null || credentials.username() == null || credentials.username().isEmpty()
+                || credentials.username().length() > 100) {
+            throw ApiException.invalid("username", "username: 1 to 100 characters");
         }
-        Decision attempt = attempts.tryAcquire(request.getRemoteAddr() + "|" + credentials.username());
+        if (credentials.password() == null || credentials.password().length() > 200) {
+            throw ApiException.invalid("password", "password: at most 200 characters");
+        }
+        String address = request.getRemoteAddr();
+        Decision attempt = perAddress.tryAcquire(address);
+        if (attempt.allowed()) {
+            attempt = perUsername.tryAcquire(address + "|" + credentials.username());
+        }
         if (!attempt.allowed()) {
-            HttpStatus status = attempt.basis() == Decision.Basis.FAIL_CLOSED ? HttpStatus.SERVICE_UNAVAILABLE
-                    : HttpStatus.TOO_MANY_REQUESTS;
-            ResponseEntity.BodyBuilder refused = ResponseEntity.status(status);
-            RateLimitHeaders.of(attempt).forEach(refused::header);
-            return status == HttpStatus.SERVICE_UNAVAILABLE ? refused.header(HttpHeaders.RETRY_AFTER, "1").build()
-                    : refused.build();
+            return refused(attempt, request.getRequestURI());
         }
         Account account = accounts.authenticate(credentials.username(), credentials.password())
-                .orElseThrow(() -> new ResponseStatusException(HttpStatus.UNAUTHORIZED, "wrong username or password"));
+                .orElseThrow(() -> new ApiException(ProblemType.BAD_CREDENTIALS, "wrong username or password"));
         // The same user signing in again rotates the session the request came with (a planted id is never signed
         // in); another user's session, sent along by a shared browser or on purpose, is left alone and this
         // sign-in gets a fresh id: a sign-in never logs someone else out.
-        Optional<Session<Account>> previous = current(cookies).filter(p -> p.userId().equals(account.id()));
+        Optional<Session<Account>> previous = signedIn.current(cookies).filter(p -> p.userId().equals(account.id()));
         Session<Account> session = previous.flatMap(p -> sessions.rotate(p, account.id(), account))
                 .orElseGet(() -> sessions.create(account.id(), account));
         return ResponseEntity.ok().header(HttpHeaders.SET_COOKIE, cookie.header(session, Instant.now()))
@@ -86,7 +92,7 @@ public class SessionController {
 
     @GetMapping("/me")
     public Account me(@RequestHeader(value = HttpHeaders.COOKIE, required = false) String cookies) {
-        return signedIn(cookies).data();
+        return signedIn.require(cookies).data();
     }
 
     @PostMapping("/logout")
@@ -98,17 +104,24 @@ public class SessionController {
     @PostMapping("/logout-everywhere")
     public ResponseEntity<Map<String, Integer>> logoutEverywhere(
             @RequestHeader(value = HttpHeaders.COOKIE, required = false) String cookies) {
-        int ended = sessions.revokeAll(signedIn(cookies).userId());
+        int ended = sessions.revokeAll(signedIn.require(cookies).userId());
         return ResponseEntity.ok().header(HttpHeaders.SET_COOKIE, cookie.clearHeader())
                 .body(Map.of("sessionsEnded", ended));
     }
 
-    private Session<Account> signedIn(String cookies) {
-        return current(cookies).orElseThrow(() -> new ResponseStatusException(HttpStatus.UNAUTHORIZED,
-                "sign in first"));
-    }
-
-    private Optional<Session<Account>> current(String cookies) {
-        return cookie.read(cookies).flatMap(sessions::load);
+    /** 429 with the limit's headers; 503 when the limiter could not count (it fails closed). */
+    private static ResponseEntity<Object> refused(Decision attempt, String path) {
+        if (attempt.basis() == Decision.Basis.FAIL_CLOSED) {
+            return ResponseEntity.status(ProblemType.SESSIONS_UNAVAILABLE.status())
+                    .header(HttpHeaders.RETRY_AFTER, "1").contentType(Problems.PROBLEM_JSON)
+                    .body(Problems.body(ProblemType.SESSIONS_UNAVAILABLE, 503,
+                            "sign-in attempts cannot be counted while Redis is unavailable; try again shortly", path,
+                            null));
+        }
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(ProblemType.RATE_LIMITED.status())
+                .contentType(Problems.PROBLEM_JSON);
+        RateLimitHeaders.of(attempt).forEach(answer::header);
+        return answer.body(Problems.body(ProblemType.RATE_LIMITED, 429, "too many sign-in attempts; try again in "
+                + RateLimitHeaders.of(attempt).get(RateLimitHeaders.RETRY_AFTER) + " s", path, null));
     }
 }

@@ -55,6 +55,34 @@ final class DemoInstance implements AutoCloseable {
                 jdbcUrl), all.toArray(String[]::new)));
     }
 
+    /** Closes the instance, then its Redis; either may be null (its start failed). */
+    static void stop(DemoInstance demo, RedisServer redis) {
+        try {
+            if (demo != null) {
+                demo.close();
+            }
+        } finally {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
+    /** The port the service listens on. */
+    int port() {
+        return base.getPort();
+    }
+
+    /** Signs in and returns the session cookie's {@code name=value}. */
+    String signIn(String user, String password) {
+        HttpResponse<String> login = login(user, password, null);
+        if (login.statusCode() != 200) {
+            throw new IllegalStateException("sign-in of " + user + " answered " + login.statusCode() + ": "
+                    + login.body());
+        }
+        return cookie(login);
+    }
+
     URI uri(String path) {
         return base.resolve(path);
     }
@@ -102,6 +130,14 @@ final class DemoInstance implements AutoCloseable {
         }
     }
 
+    static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException("not JSON: " + body, e);
+        }
+    }
+
     private HttpRequest.Builder request(String path, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(30));
         for (int i = 0; i < headers.length; i += 2) {
@@ -110,7 +146,7 @@ final class DemoInstance implements AutoCloseable {
         return b;
     }
 
-    private HttpResponse<String> send(HttpRequest.Builder request) {
+    HttpResponse<String> send(HttpRequest.Builder request) {
         try {
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {

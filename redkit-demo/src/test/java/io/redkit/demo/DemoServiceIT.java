@@ -33,6 +33,8 @@ class DemoServiceIT {
     static RedisServer redis;
     static String database;
     static DemoInstance demo;
+    /** alice's session: she may change products. (bob's are made by each test: one of them ends them all.) */
+    static String editor;
 
     @BeforeAll
     static void start() {
@@ -40,17 +42,17 @@ class DemoServiceIT {
         database = DemoInstance.freshDatabase();
         demo = DemoInstance.start(redis, database, "--demo.report.enabled=false",
                 "--redkit.limit.limiters.public-api.limits[0].permits=" + LIMIT,
-                "--redkit.limit.limiters.public-api.limits[0].period=1h");
+                "--redkit.limit.limiters.public-api.limits[0].period=1h",
+                // The tests here sign in more than the per-address allowance from one address; DemoApiContractIT
+                // tests that limit on its own addresses.
+                "--redkit.limit.limiters.login-address.limits[0].permits=1000",
+                "--redkit.limit.limiters.login-address.limits[0].period=1m");
+        editor = demo.signIn("alice", "wonderland");
     }
 
     @AfterAll
     static void stop() {
-        if (demo != null) {
-            demo.close();
-        }
-        if (redis != null) {
-            redis.close();
-        }
+        DemoInstance.stop(demo, redis);
     }
 
     @Test
@@ -82,7 +84,8 @@ class DemoServiceIT {
     void anUpdateIsReadBackAtOnce() {
         assertThat(demo.get("/products/13").statusCode()).isEqualTo(200);  // cached now
 
-        HttpResponse<String> put = demo.put("/products/13", "{\"name\":\"Kettle\",\"priceCents\":4599}");
+        HttpResponse<String> put = demo.put("/products/13", "{\"name\":\"Kettle\",\"priceCents\":4599}", "Cookie",
+                editor);
         HttpResponse<String> read = demo.get("/products/13");
 
         assertThat(put.statusCode()).isEqualTo(200);
@@ -95,9 +98,12 @@ class DemoServiceIT {
     void badWritesAreRefusedAndChangeNothing() {
         String before = demo.get("/products/14").body();
 
-        assertThat(demo.put("/products/14", "{\"name\":\"\",\"priceCents\":10}").statusCode()).isEqualTo(400);
-        assertThat(demo.put("/products/14", "{\"name\":\"X\",\"priceCents\":-1}").statusCode()).isEqualTo(400);
-        assertThat(demo.put("/products/999999", "{\"name\":\"X\",\"priceCents\":1}").statusCode()).isEqualTo(404);
+        assertThat(demo.put("/products/14", "{\"name\":\"\",\"priceCents\":10}", "Cookie", editor).statusCode())
+                .isEqualTo(400);
+        assertThat(demo.put("/products/14", "{\"name\":\"X\",\"priceCents\":-1}", "Cookie", editor).statusCode())
+                .isEqualTo(400);
+        assertThat(demo.put("/products/999999", "{\"name\":\"X\",\"priceCents\":1}", "Cookie", editor)
+                .statusCode()).isEqualTo(404);
         assertThat(demo.get("/products/999999").statusCode()).isEqualTo(404);
         assertThat(demo.get("/products/14").body()).isEqualTo(before);
     }
@@ -139,9 +145,10 @@ class DemoServiceIT {
 
     @Test
     void fiftyConcurrentOrdersWithOneKeyMakeOneOrderAndOneHandledEvent() throws Exception {
+        String customer = demo.signIn("bob", "builder");
         String key = "order-" + System.nanoTime();
         List<HttpResponse<String>> responses = concurrently(50, () -> demo.post("/orders",
-                "{\"productId\":40,\"quantity\":3}", OrderController.IDEMPOTENCY_KEY, key));
+                "{\"productId\":40,\"quantity\":3}", OrderController.IDEMPOTENCY_KEY, key, "Cookie", customer));
 
         assertThat(responses).extracting(HttpResponse::statusCode).containsOnly(200, 201)
                 .filteredOn(s -> s == 201).hasSize(1);
@@ -157,20 +164,23 @@ class DemoServiceIT {
 
     @Test
     void anIdempotencyKeyIsBoundToItsRequest() {
+        String customer = demo.signIn("bob", "builder");
         String key = "reuse-" + System.nanoTime();
-        assertThat(demo.post("/orders", "{\"productId\":41,\"quantity\":1}", "Idempotency-Key", key).statusCode())
-                .isEqualTo(201);
+        assertThat(demo.post("/orders", "{\"productId\":41,\"quantity\":1}", "Idempotency-Key", key, "Cookie",
+                customer).statusCode()).isEqualTo(201);
 
-        HttpResponse<String> replay = demo.post("/orders", "{\"productId\":41,\"quantity\":1}", "Idempotency-Key", key);
+        HttpResponse<String> replay = demo.post("/orders", "{\"productId\":41,\"quantity\":1}", "Idempotency-Key", key,
+                "Cookie", customer);
         HttpResponse<String> otherBody = demo.post("/orders", "{\"productId\":41,\"quantity\":2}", "Idempotency-Key",
-                key);
+                key, "Cookie", customer);
 
         assertThat(replay.statusCode()).isEqualTo(200);
         assertThat(replay.headers().firstValue("Idempotent-Replayed")).hasValue("true");
         assertThat(otherBody.statusCode()).isEqualTo(422);
-        assertThat(demo.post("/orders", "{\"productId\":41,\"quantity\":1}").statusCode()).isEqualTo(400);
+        assertThat(demo.post("/orders", "{\"productId\":41,\"quantity\":1}", "Cookie", customer).statusCode())
+                .isEqualTo(400);
         assertThat(demo.post("/orders", "{\"productId\":999999,\"quantity\":1}", "Idempotency-Key",
-                "nope-" + System.nanoTime()).statusCode()).isEqualTo(404);
+                "nope-" + System.nanoTime(), "Cookie", customer).statusCode()).isEqualTo(404);
     }
 
     @Test

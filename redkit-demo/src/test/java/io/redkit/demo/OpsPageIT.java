@@ -155,8 +155,9 @@ class OpsPageIT {
     @Order(4)
     void anOrderShowsAsPublishedThenHandled() {
         Map<String, String> before = awaitNumbers("stream-published", "stream-handled", "stream-length");
+        String bob = demo.signIn("bob", "builder");
         assertThat(demo.post("/orders", "{\"productId\":5,\"quantity\":1}", OrderController.IDEMPOTENCY_KEY,
-                "ops-page-" + UUID.randomUUID()).statusCode()).isEqualTo(201);
+                "ops-page-" + UUID.randomUUID(), "Cookie", bob).statusCode()).isEqualTo(201);
 
         awaitPage(p -> number(p, "stream-published") == number(before, "stream-published") + 1
                 && number(p, "stream-handled") == number(before, "stream-handled") + 1
