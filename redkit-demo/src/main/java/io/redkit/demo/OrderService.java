@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -24,13 +25,15 @@ import io.redkit.stream.StreamQueue;
  * Orders under an Idempotency-Key. PostgreSQL decides which request creates the order: the key is a unique
  * constraint, so of 50 concurrent requests with one key one inserts and 49 find its row (the same order, 200).
  * The event goes to the stream after the commit; an order whose event did not make it (Redis down at that moment,
- * or the process died) is found by the relay ({@link #publishPending()}) through {@code published_at}, an outbox
- * column. The stream is at-least-once: the worker's side ({@link FulfilmentWorker}) is idempotent.
+ * or the process died) is found by the relay ({@link #publishPending}) through {@code published_at}, an outbox
+ * column. Both publish once per order ({@code publishOnce}), so an order's event is on the stream once however its
+ * first publish ended; the worker's side ({@link FulfilmentWorker}) is idempotent all the same.
  */
 @Service
 public class OrderService {
 
     private static final Logger log = LoggerFactory.getLogger(OrderService.class);
+    private static final Duration REMEMBER_PUBLISHED = Duration.ofDays(1);
     private static final String COLUMNS = "id, placed_by, product_id, quantity, total_cents, created_at, request_hash";
 
     /** What a POST /orders came to. */
@@ -118,9 +121,14 @@ public class OrderService {
         }
     }
 
-    /** Puts the order's event on the stream (keyed by the order id), then marks the order published. */
+    /**
+     * Puts the order's event on the stream (keyed by the order id) unless it is there already, then marks the order
+     * published. Both paths publish with {@code publishOnce}: a commit-time publish that timed out may still have
+     * run (its reply was lost, not the command), and the relay's publish of that order then finds the first entry
+     * instead of adding a second. The key is remembered a day, far longer than any order stays unpublished.
+     */
     private void send(Order order) {
-        queue.publish(String.valueOf(order.id()), event(order));
+        queue.publishOnce(String.valueOf(order.id()), event(order), REMEMBER_PUBLISHED);
         published.incrementAndGet();
         jdbc.update("UPDATE orders SET published_at = now() WHERE id = ?", order.id());
     }

@@ -48,6 +48,22 @@ public interface StreamQueue<T> extends AutoCloseable {
     /** Adds a message under {@code key} (1-200 characters): the key a retry of the same message must reuse. */
     String publish(String key, T payload);
 
+    /**
+     * Adds a message under {@code key} unless one was already added under that key in the last {@code remember}:
+     * then nothing is added, and the first entry's id is returned. For a publisher that may send the same message
+     * twice — a retry after a {@link RedisTimeoutException} whose first try did run, or an outbox relay publishing
+     * an event the commit path may already have published — so that the stream holds it once. The key's marker
+     * ({@code stream:{name}:published:<key>}) is checked, the entry added and the marker written in one script;
+     * it lives {@code remember}, after which the same key adds a new entry. Handlers should still be idempotent
+     * ({@link Once}): a marker lost with its master in a failover lets a retry add the entry again.
+     *
+     * @param remember how long the key is remembered: 1 s to 30 days; longer than any retry of the message
+     * @throws IllegalArgumentException for a key outside 1-200 characters or a {@code remember} out of range
+     * @throws RedisTimeoutException when no reply came: the message may or may not have been added; publishing
+     *     again with the same key adds it at most once
+     */
+    String publishOnce(String key, T payload, Duration remember);
+
     /** {@link #publish(String, Object)} without blocking; the future fails with the same exceptions. */
     CompletableFuture<String> publishAsync(String key, T payload);
 

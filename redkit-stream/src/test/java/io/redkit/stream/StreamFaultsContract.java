@@ -1,6 +1,7 @@
 package io.redkit.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
+import io.redkit.RedisTimeoutException;
 import io.redkit.Redkit;
 import io.redkit.testing.Deployment;
 
@@ -156,6 +158,34 @@ abstract class StreamFaultsContract extends StreamFixture {
         assertThat(tally.byId).hasSize(MESSAGES);
         assertThat(duplicates).isEqualTo(redeliveries);
         assertThat(queue.deadLetters(1)).isEmpty();
+    }
+
+    @Test
+    void aPublishOnceRetriedAfterATimeoutThatRanAddsTheMessageOnce() {
+        Redkit redkit = client(b -> b.commandTimeout(Duration.ofMillis(300)));
+        StreamQueue<Job> queue = queue(redkit, b -> { });
+        Duration remember = Duration.ofMinutes(10);
+        String first = queue.publishOnce("order-1", new Job(1), remember);
+        assertThat(queue.publishOnce("order-1", new Job(1), remember)).as("a second publish of the key")
+                .isEqualTo(first);
+
+        // Each publish times out while the server is paused, and runs once it wakes: the reply was lost, not the
+        // command. A retry of the plain publish adds a second entry; a retry of publishOnce finds the first.
+        deployment.pauseServerOf(queue.key());
+        Throwable once = catchThrowable(() -> queue.publishOnce("order-2", new Job(2), remember));
+        Throwable plain = catchThrowable(() -> queue.publish("order-3", new Job(3)));
+        deployment.healAll();
+        assertThat(once).isInstanceOf(RedisTimeoutException.class);
+        assertThat(plain).isInstanceOf(RedisTimeoutException.class);
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> queue.stats().length() == 3);
+        String retried = queue.publishOnce("order-2", new Job(2), remember);
+        queue.publish("order-3", new Job(3));
+
+        long length = queue.stats().length();
+        System.out.printf("[figures] %s a publish retried after a timeout that ran: publishOnce 1 entry, plain"
+                + " publish 2 entries (stream length %d)%n", getClass().getSimpleName(), length);
+        assertThat(retried).isNotEqualTo(first);
+        assertThat(length).as("order-1 once, order-2 once, order-3 twice").isEqualTo(4);
     }
 
     @Test

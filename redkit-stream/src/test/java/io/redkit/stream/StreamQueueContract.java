@@ -46,6 +46,28 @@ abstract class StreamQueueContract extends StreamFixture {
     }
 
     @Test
+    void publishOnceAddsAKeyOnceWhileItIsRememberedAndRefusesABadRemember() {
+        StreamQueue<Job> queue = queue(client(), b -> { });
+        String first = queue.publishOnce("k", new Job(1), Duration.ofSeconds(1));
+
+        assertThat(queue.publishOnce("k", new Job(1), Duration.ofSeconds(1))).isEqualTo(first);
+        assertThat(queue.stats().length()).isEqualTo(1);
+        // Once the marker has expired, the key adds a new entry.
+        String later = await().atMost(Duration.ofSeconds(10)).until(
+                () -> queue.publishOnce("k", new Job(1), Duration.ofSeconds(1)), id -> !id.equals(first));
+        assertThat(later).isNotEqualTo(first);
+        assertThat(queue.stats().length()).isEqualTo(2);
+
+        assertThatThrownBy(() -> queue.publishOnce("k", new Job(1), Duration.ofMillis(999)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("remember");
+        assertThatThrownBy(() -> queue.publishOnce("k", new Job(1), Duration.ofDays(31)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("remember");
+        assertThatThrownBy(() -> queue.publishOnce("", new Job(1), Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(queue.stats().length()).isEqualTo(2);
+    }
+
+    @Test
     void everyMessageIsHandledOnceAndAcknowledged() {
         Redkit redkit = client();
         StreamQueue<Job> queue = queue(redkit, b -> b.workers(2).batchSize(50));

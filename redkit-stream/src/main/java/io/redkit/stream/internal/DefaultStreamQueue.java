@@ -40,6 +40,9 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
     private static final byte[] ASK = "ask".getBytes(StandardCharsets.UTF_8);
     private static final byte[] REJECT = "reject".getBytes(StandardCharsets.UTF_8);
     private static final byte[] DROP = "drop".getBytes(StandardCharsets.UTF_8);
+    private static final long ALREADY_ADDED = 2;
+    private static final Duration MIN_REMEMBER = Duration.ofSeconds(1);
+    private static final Duration MAX_REMEMBER = Duration.ofDays(30);
 
     private final QueueRuntime<T> rt;
     private final Maintenance maintenance;
@@ -81,12 +84,26 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
      */
     @Override
     public String publish(String key, T payload) {
-        byte[][] args = publishArgs(key, payload);
+        return publish(List.of(rt.stream()), publishArgs(key, payload, 0));
+    }
+
+    @Override
+    public String publishOnce(String key, T payload, Duration remember) {
+        Objects.requireNonNull(remember, "remember");
+        if (remember.compareTo(MIN_REMEMBER) < 0 || remember.compareTo(MAX_REMEMBER) > 0) {
+            throw new IllegalArgumentException("remember must be " + MIN_REMEMBER + " to " + MAX_REMEMBER + ", was "
+                    + remember);
+        }
+        byte[][] args = publishArgs(key, payload, remember.toMillis());
+        return publish(List.of(rt.stream(), rt.stream() + ":published:" + key), args);
+    }
+
+    private String publish(List<String> keys, byte[][] args) {
         RedisOps ops = rt.redkit().commands();
-        List<Object> reply = ops.eval(StreamScripts.PUBLISH, List.of(rt.stream()), withMode(args, ASK));
+        List<Object> reply = ops.eval(StreamScripts.PUBLISH, keys, withMode(args, ASK));
         if (isFull(reply)) {
             rt.trim(rt.redkit().background(), true);
-            reply = ops.eval(StreamScripts.PUBLISH, List.of(rt.stream()), withMode(args, overflowMode()));
+            reply = ops.eval(StreamScripts.PUBLISH, keys, withMode(args, overflowMode()));
         }
         return added(reply);
     }
@@ -100,7 +117,7 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
     public CompletableFuture<String> publishAsync(String key, T payload) {
         byte[][] args;
         try {
-            args = publishArgs(key, payload);
+            args = publishArgs(key, payload, 0);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -116,8 +133,11 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
         });
     }
 
-    /** ARGV of the publish script: the cap, a slot for the mode, then the entry's fields; checked and sized here. */
-    private byte[][] publishArgs(String key, T payload) {
+    /**
+     * ARGV of the publish script: the cap, a slot for the mode, how long a marker is kept (0: none), then the
+     * entry's fields; checked and sized here.
+     */
+    private byte[][] publishArgs(String key, T payload, long rememberMillis) {
         requireOpen();
         Objects.requireNonNull(payload, "payload");
         if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
@@ -132,9 +152,10 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
         if (bytes > rt.config().maxEntryBytes()) {
             throw new MessageTooLargeException(rt.config().name(), bytes, rt.config().maxEntryBytes());
         }
-        byte[][] args = new byte[2 + 2 * fields.size()][];
+        byte[][] args = new byte[3 + 2 * fields.size()][];
         args[0] = String.valueOf(rt.config().maxLength()).getBytes(StandardCharsets.UTF_8);
-        int i = 2;
+        args[2] = String.valueOf(rememberMillis).getBytes(StandardCharsets.UTF_8);
+        int i = 3;
         for (Map.Entry<String, byte[]> f : fields.entrySet()) {
             args[i++] = f.getKey().getBytes(StandardCharsets.UTF_8);
             args[i++] = f.getValue();
@@ -156,10 +177,16 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
         return (Long) reply.get(0) == 0;
     }
 
-    /** The id of an added entry; a refusal becomes {@link QueueFullException}, entries dropped are counted. */
+    /**
+     * The id of an added entry (or of the entry already added under a publishOnce key); a refusal becomes
+     * {@link QueueFullException}, entries dropped are counted.
+     */
     private String added(List<Object> reply) {
         if (isFull(reply)) {
             throw new QueueFullException(rt.config().name(), (Long) reply.get(1), rt.config().maxLength());
+        }
+        if ((Long) reply.get(0) == ALREADY_ADDED) {
+            return id(reply.get(1));
         }
         rt.metrics().published();
         long dropped = (Long) reply.get(2);
@@ -167,7 +194,10 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
             rt.metrics().dropped(dropped);
             warnDropped(dropped);
         }
-        Object id = reply.get(1);
+        return id(reply.get(1));
+    }
+
+    private static String id(Object id) {
         return id instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(id);
     }
 
