@@ -30,6 +30,20 @@ public interface DedicatedConnection extends AutoCloseable {
      */
     ReplicaAck awaitReplicas(Duration timeout, Collection<String> writtenKeys);
 
+    /**
+     * {@link #awaitReplicas(Duration, Collection)} with a count of the caller's own instead of the topology's: {@code
+     * WAIT replicas timeout} on the master (on Cluster, on the master of each written key's slot, each asked for
+     * {@code replicas}). For a caller that knows better than the topology, e.g. one replica of several is enough.
+     *
+     * @param replicas how many replicas must confirm, zero or more (zero sends nothing)
+     * @param timeout how long the replicas are given, at most 60 s
+     * @param writtenKeys the keys written, which on Cluster name the masters to wait on
+     * @return {@code replicas} (per master) as required, and how many confirmed
+     * @throws IllegalArgumentException when {@code replicas} is negative
+     * @throws RedkitException when Redis could not be asked (the writes' fate is then unknown)
+     */
+    ReplicaAck awaitReplicas(int replicas, Duration timeout, Collection<String> writtenKeys);
+
     /** Gives the connection back to the pool (or closes it if it is unhealthy). */
     @Override
     void close();

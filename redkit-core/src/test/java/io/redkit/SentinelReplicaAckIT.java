@@ -1,6 +1,7 @@
 package io.redkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
@@ -45,6 +46,20 @@ class SentinelReplicaAckIT {
                     assertThat(waiting.get(5, TimeUnit.SECONDS)).isEqualTo(new ReplicaAck(1, 0));
                 }
             }
+        }
+    }
+
+    @Test
+    void aCountOfTheCallersOwnIsWaitedForWhateverTheTopologyKnows() {
+        try (Redkit redkit = Redkit.connect(sentinel.group().url()); DedicatedConnection c = redkit.dedicated()) {
+            String key = KeySchema.of("test").key("acks", "count");
+            c.ops().setString(key, "v", Duration.ofMinutes(1));
+            assertThat(c.awaitReplicas(1, Duration.ofSeconds(1), List.of(key))).isEqualTo(new ReplicaAck(1, 1));
+            // The group has one replica: a second one never confirms, and the wait says so after its timeout.
+            assertThat(c.awaitReplicas(2, Duration.ofMillis(100), List.of(key))).isEqualTo(new ReplicaAck(2, 1));
+            assertThat(c.awaitReplicas(0, Duration.ofMillis(100), List.of(key))).isEqualTo(new ReplicaAck(0, 0));
+            assertThatThrownBy(() -> c.awaitReplicas(-1, Duration.ofMillis(100),
+                    List.of(key))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("was -1");
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -157,7 +158,8 @@ public final class DedicatedPool implements AutoCloseable {
             Objects.requireNonNull(writtenKeys, "writtenKeys");
             StatefulConnection<String, byte[]> c = connection();
             if (c instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
-                return awaitClusterReplicas(cluster, timeout, writtenKeys);
+                return awaitClusterReplicas(cluster, timeout, writtenKeys,
+                        master -> knownReplicas(cluster.getPartitions(), master));
             }
             int required;
             try {
@@ -172,10 +174,28 @@ public final class DedicatedPool implements AutoCloseable {
             return new ReplicaAck(required, (int) Math.min(required, acked));
         }
 
+        @Override
+        public ReplicaAck awaitReplicas(int replicas, Duration timeout, Collection<String> writtenKeys) {
+            if (replicas < 0) {
+                throw new IllegalArgumentException("replicas must not be negative, was " + replicas);
+            }
+            Validate.positive("timeout", timeout, MAX_REPLICA_WAIT);
+            Objects.requireNonNull(writtenKeys, "writtenKeys");
+            StatefulConnection<String, byte[]> c = connection();
+            if (replicas == 0) {
+                return new ReplicaAck(0, 0);
+            }
+            if (c instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
+                return awaitClusterReplicas(cluster, timeout, writtenKeys, master -> replicas);
+            }
+            long acked = waitFor(((StatefulRedisConnection<String, byte[]>) c).async(), replicas, timeout);
+            return new ReplicaAck(replicas, (int) Math.min(replicas, acked));
+        }
+
         // Each master of the written keys is waited for on this connection's own node connection to it: the one
         // the writes went through (Lettuce keys them by host and port), so WAIT counts exactly those writes.
         private ReplicaAck awaitClusterReplicas(StatefulRedisClusterConnection<String, byte[]> cluster,
-                Duration timeout, Collection<String> writtenKeys) {
+                Duration timeout, Collection<String> writtenKeys, ToIntFunction<RedisClusterNode> replicasOf) {
             Partitions partitions = cluster.getPartitions();
             Set<RedisClusterNode> masters = new LinkedHashSet<>();
             for (String key : writtenKeys) {
@@ -189,14 +209,7 @@ public final class DedicatedPool implements AutoCloseable {
             int required = 0;
             int acknowledged = 0;
             for (RedisClusterNode master : masters) {
-                int replicas = 0;
-                for (RedisClusterNode node : partitions) {
-                    if (master.getNodeId().equals(node.getSlaveOf()) && !node.is(NodeFlag.FAIL)
-                            && !node.is(NodeFlag.EVENTUAL_FAIL) && !node.is(NodeFlag.HANDSHAKE)
-                            && !node.is(NodeFlag.NOADDR)) {
-                        replicas++;
-                    }
-                }
+                int replicas = replicasOf.applyAsInt(master);
                 if (replicas == 0) {
                     continue;
                 }
@@ -210,6 +223,19 @@ public final class DedicatedPool implements AutoCloseable {
                 acknowledged += (int) Math.min(replicas, waitFor(node, replicas, timeout));
             }
             return new ReplicaAck(required, acknowledged);
+        }
+
+        /** The replicas of {@code master} the slot map knows and does not hold failing. */
+        private static int knownReplicas(Partitions partitions, RedisClusterNode master) {
+            int replicas = 0;
+            for (RedisClusterNode node : partitions) {
+                if (master.getNodeId().equals(node.getSlaveOf()) && !node.is(NodeFlag.FAIL)
+                        && !node.is(NodeFlag.EVENTUAL_FAIL) && !node.is(NodeFlag.HANDSHAKE)
+                        && !node.is(NodeFlag.NOADDR)) {
+                    replicas++;
+                }
+            }
+            return replicas;
         }
 
         private long waitFor(RedisClusterAsyncCommands<String, byte[]> commands, int replicas, Duration timeout) {

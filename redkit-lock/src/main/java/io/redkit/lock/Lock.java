@@ -5,7 +5,10 @@ import java.util.Optional;
 
 /**
  * A named lock: a handle, cheap to create, holding no state in Redis until acquired. Busy is a result
- * ({@code Optional.empty()}), not an error; failures of Redis are {@link io.redkit.RedkitException}s.
+ * ({@code Optional.empty()}), not an error; failures of Redis are {@link io.redkit.RedkitException}s. A lock the
+ * master took but its replicas did not confirm ({@link LockConfig#replicaAcks()}) is neither: it is given back and
+ * every acquiring method throws {@link LockNotReplicatedException} at once, without waiting on, since nobody holds
+ * it and a release would not come.
  */
 public interface Lock {
 
@@ -15,7 +18,11 @@ public interface Lock {
     /** The Redis key the lock lives in. */
     String key();
 
-    /** One attempt: a lease when the lock was free, empty when someone holds it. */
+    /**
+     * One attempt: a lease when the lock was free, empty when someone holds it.
+     *
+     * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition
+     */
     Optional<Lease> tryAcquire();
 
     /**
@@ -23,6 +30,7 @@ public interface Lock {
      * backoff; never returns later than the deadline by more than one round trip.
      *
      * @throws IllegalArgumentException when {@code wait} is negative or longer than {@link LockConfig#maxWait()}
+     * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition
      */
     Optional<Lease> tryAcquire(Duration wait);
 
@@ -30,6 +38,7 @@ public interface Lock {
      * Waits up to {@link LockConfig#maxWait()} for the lock.
      *
      * @throws LockBusyException when it is still held by someone else after the wait
+     * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition
      */
     Lease acquire();
 
@@ -40,6 +49,8 @@ public interface Lock {
      * holder's.
      *
      * @throws LockBusyException when the lock could not be acquired within {@code wait}
+     * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition (the work
+     *     did not run)
      * @throws LockLostException when the lease was lost during the work or found lost at release
      * @throws Exception what the work threw
      */

@@ -39,6 +39,19 @@ public final class LockConfig {
     public static final Duration DEFAULT_BACKOFF_MAX = Duration.ofMillis(250);
     /** How long an idle lock's fence counter is kept (refreshed by every fenced acquisition). */
     public static final Duration DEFAULT_FENCE_RETENTION = Duration.ofDays(7);
+    /**
+     * Which replicas must confirm an acquisition or extension: those the topology knows. On a standalone server
+     * that is none, so the default costs nothing there; under Sentinel or Cluster it closes the seeds' "the lock
+     * can vanish when the master fails over" (what Redisson's {@code checkLockSyncedSlaves} does by default).
+     */
+    public static final ReplicaAcks DEFAULT_REPLICA_ACKS = ReplicaAcks.auto();
+    /**
+     * How long replicas are given to confirm (Redisson's {@code slavesSyncTimeout}), or a third of the TTL when
+     * that is shorter: a confirmation that took longer would eat the lease it confirms.
+     */
+    public static final Duration DEFAULT_REPLICA_ACK_TIMEOUT = Duration.ofSeconds(1);
+    /** The longest confirmation wait accepted (the client's own bound on a {@code WAIT}). */
+    public static final Duration MAX_REPLICA_ACK_TIMEOUT = Duration.ofSeconds(60);
 
     private final String namespace;
     private final Duration ttl;
@@ -53,6 +66,9 @@ public final class LockConfig {
     private final Duration fenceRetention;
     private final Executor callbackExecutor;
     private final boolean tagLockNames;
+    private final ReplicaAcks replicaAcks;
+    private final Duration replicaAckTimeout;
+    private final Duration explicitReplicaAckTimeout;
 
     private LockConfig(Builder b) {
         this.namespace = b.namespace;
@@ -68,6 +84,10 @@ public final class LockConfig {
         this.fenceRetention = b.fenceRetention;
         this.callbackExecutor = b.callbackExecutor;
         this.tagLockNames = b.tagLockNames;
+        this.replicaAcks = b.replicaAcks;
+        this.replicaAckTimeout = b.replicaAckTimeout != null ? b.replicaAckTimeout
+                : defaultReplicaAckTimeout(b.ttl);
+        this.explicitReplicaAckTimeout = b.replicaAckTimeout;
     }
 
     /** A builder with every default. */
@@ -95,12 +115,20 @@ public final class LockConfig {
         b.fenceRetention = fenceRetention;
         b.callbackExecutor = callbackExecutor;
         b.tagLockNames = tagLockNames;
+        b.replicaAcks = replicaAcks;
+        b.replicaAckTimeout = explicitReplicaAckTimeout;
         return b;
     }
 
     /** The clock drift allowance when none is set: 2 ms plus 1% of the TTL, as in the Redlock analysis. */
     static Duration defaultDrift(Duration ttl) {
         return Duration.ofMillis(2).plus(ttl.dividedBy(100));
+    }
+
+    /** The confirmation wait when none is set: {@link #DEFAULT_REPLICA_ACK_TIMEOUT}, or a third of the TTL if less. */
+    static Duration defaultReplicaAckTimeout(Duration ttl) {
+        Duration third = Duration.ofMillis(ttl.toMillis() / 3); // WAIT counts whole milliseconds
+        return third.compareTo(DEFAULT_REPLICA_ACK_TIMEOUT) < 0 ? third : DEFAULT_REPLICA_ACK_TIMEOUT;
     }
 
     /** Key namespace; default {@value #DEFAULT_NAMESPACE}. */
@@ -143,11 +171,26 @@ public final class LockConfig {
     /** Whether meters carry a {@code lock} tag with the lock's name; default false (names may be unbounded). */
     public boolean tagLockNames() { return tagLockNames; }
 
+    /**
+     * Which replicas must confirm an acquisition and each extension before it counts; default
+     * {@link #DEFAULT_REPLICA_ACKS}. An acquisition confirmed by fewer is released and refused with
+     * {@link LockNotReplicatedException}; an extension confirmed by fewer does not renew the lease's validity.
+     */
+    public ReplicaAcks replicaAcks() { return replicaAcks; }
+
+    /**
+     * How long replicas are given to confirm; default {@link #DEFAULT_REPLICA_ACK_TIMEOUT}, or a third of the TTL
+     * when that is shorter.
+     */
+    public Duration replicaAckTimeout() { return replicaAckTimeout; }
+
     @Override
     public String toString() {
         return "LockConfig[namespace=" + namespace + ", ttl=" + ttl + ", watchdog=" + watchdog + ", drift="
                 + clockDrift + ", maxWait=" + maxWait + ", backoff=" + backoffMin + ".." + backoffMax
-                + ", wakeOnRelease=" + wakeOnRelease + ", " + fencing + ", fenceRetention=" + fenceRetention + "]";
+                + ", wakeOnRelease=" + wakeOnRelease + ", " + fencing + ", fenceRetention=" + fenceRetention
+                + ", replicaAcks=" + replicaAcks + (replicaAcks.mode() == ReplicaAcks.Mode.NONE ? ""
+                        : " within " + replicaAckTimeout) + "]";
     }
 
     /** Builds a {@link LockConfig}; each setter rejects a bad value at once, naming it. */
@@ -164,6 +207,8 @@ public final class LockConfig {
         private Duration fenceRetention = DEFAULT_FENCE_RETENTION;
         private Executor callbackExecutor;
         private boolean tagLockNames;
+        private ReplicaAcks replicaAcks = DEFAULT_REPLICA_ACKS;
+        private Duration replicaAckTimeout;
 
         private Builder() {
         }
@@ -257,6 +302,28 @@ public final class LockConfig {
             return this;
         }
 
+        /**
+         * Which replicas must confirm an acquisition and each extension: {@link ReplicaAcks#none()},
+         * {@link ReplicaAcks#auto()} or {@link ReplicaAcks#of(int)}.
+         */
+        public Builder replicaAcks(ReplicaAcks value) {
+            this.replicaAcks = Objects.requireNonNull(value, "replicaAcks");
+            return this;
+        }
+
+        /**
+         * How long replicas are given to confirm: positive, at most {@link #MAX_REPLICA_ACK_TIMEOUT}, and at most a
+         * third of the TTL (checked in {@link #build()}).
+         */
+        public Builder replicaAckTimeout(Duration value) {
+            if (value != null && (value.isZero() || value.isNegative())) {
+                throw new IllegalArgumentException("replicaAckTimeout must be positive, was " + value);
+            }
+            this.replicaAckTimeout = Validate.within("replicaAckTimeout", value, Duration.ofMillis(1),
+                    MAX_REPLICA_ACK_TIMEOUT);
+            return this;
+        }
+
         /** Checks the values against each other and builds the configuration. */
         public LockConfig build() {
             if (watchdog && ttl.compareTo(MIN_WATCHDOG_TTL) < 0) {
@@ -271,6 +338,14 @@ public final class LockConfig {
             if (fenceRetention.compareTo(ttl.multipliedBy(2)) < 0) {
                 throw new IllegalArgumentException("fenceRetention (" + fenceRetention
                         + ") must be at least twice the ttl (" + ttl + ")");
+            }
+            // An acquisition's validity runs while its replicas confirm it, and an extension's confirmation must
+            // land before the validity it renews ends: a longer wait would confirm leases already lost.
+            if (replicaAcks.mode() != ReplicaAcks.Mode.NONE && replicaAckTimeout != null
+                    && replicaAckTimeout.compareTo(ttl.dividedBy(3)) > 0) {
+                throw new IllegalArgumentException("replicaAckTimeout (" + replicaAckTimeout
+                        + ") must be at most a third of the ttl (" + ttl + "): the confirmation would use up the"
+                        + " lease it confirms");
             }
             return new LockConfig(this);
         }

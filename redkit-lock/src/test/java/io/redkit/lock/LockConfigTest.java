@@ -23,6 +23,70 @@ class LockConfigTest {
         assertThat(config.maxWait()).isEqualTo(LockConfig.DEFAULT_MAX_WAIT);
         assertThat(config.wakeOnRelease()).isTrue();
         assertThat(config.tagLockNames()).isFalse();
+        assertThat(config.replicaAcks()).isEqualTo(ReplicaAcks.auto());
+        assertThat(config.replicaAckTimeout()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void replicaAcksAreNoneAutoOrAPositiveCount() {
+        assertThat(ReplicaAcks.of(2).mode()).isEqualTo(ReplicaAcks.Mode.COUNT);
+        assertThat(ReplicaAcks.of(2).count()).isEqualTo(2);
+        assertThat(ReplicaAcks.of(2)).isEqualTo(ReplicaAcks.of(2)).isNotEqualTo(ReplicaAcks.of(1));
+        assertThat(ReplicaAcks.none().mode()).isEqualTo(ReplicaAcks.Mode.NONE);
+        assertThatThrownBy(() -> ReplicaAcks.of(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("replicaAcks").hasMessageContaining("was 0")
+                .hasMessageContaining("ReplicaAcks.none()");
+        assertThatThrownBy(() -> ReplicaAcks.of(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("was -1");
+        assertThatThrownBy(() -> LockConfig.builder().replicaAcks(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("replicaAcks");
+    }
+
+    @Test
+    void replicaAckTimeoutIsPositiveBoundedAndAtMostAThirdOfTheTtl() {
+        assertThatThrownBy(() -> LockConfig.builder().replicaAckTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicaAckTimeout")
+                .hasMessageContaining("positive");
+        assertThatThrownBy(() -> LockConfig.builder().replicaAckTimeout(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicaAckTimeout");
+        assertThatThrownBy(() -> LockConfig.builder().replicaAckTimeout(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("replicaAckTimeout");
+        assertThatThrownBy(() -> LockConfig.builder().replicaAckTimeout(Duration.ofSeconds(61)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("replicaAckTimeout")
+                .hasMessageContaining("at most");
+        assertThat(LockConfig.builder().ttl(Duration.ofMinutes(5)).replicaAckTimeout(Duration.ofSeconds(60)).build()
+                .replicaAckTimeout()).isEqualTo(Duration.ofSeconds(60));
+        // A confirmation as long as the lease would use it up before the holder could work under it.
+        assertThatThrownBy(() -> LockConfig.builder().ttl(Duration.ofSeconds(3))
+                .replicaAckTimeout(Duration.ofMillis(1_001)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("replicaAckTimeout (PT1.001S)").hasMessageContaining("third of the ttl");
+        assertThat(LockConfig.builder().ttl(Duration.ofSeconds(3)).replicaAckTimeout(Duration.ofSeconds(1)).build()
+                .replicaAckTimeout()).isEqualTo(Duration.ofSeconds(1));
+        // Nothing waits without replica acks: the timeout is not checked against the ttl.
+        assertThat(LockConfig.builder().ttl(Duration.ofSeconds(1)).replicaAcks(ReplicaAcks.none())
+                .replicaAckTimeout(Duration.ofSeconds(2)).build().replicaAcks()).isEqualTo(ReplicaAcks.none());
+    }
+
+    @Test
+    void derivedReplicaAckTimeoutIsOneSecondOrAThirdOfAShortTtl() {
+        assertThat(LockConfig.builder().ttl(Duration.ofMillis(300)).build().replicaAckTimeout())
+                .isEqualTo(Duration.ofMillis(100));
+        LockConfig derived = LockConfig.builder().ttl(Duration.ofSeconds(1)).build();
+        assertThat(derived.replicaAckTimeout()).isEqualTo(Duration.ofMillis(333));
+        assertThat(derived.toBuilder().ttl(Duration.ofSeconds(10)).build().replicaAckTimeout())
+                .isEqualTo(Duration.ofSeconds(1));
+        LockConfig explicit = LockConfig.builder().replicaAckTimeout(Duration.ofMillis(200)).build();
+        assertThat(explicit.toBuilder().ttl(Duration.ofSeconds(10)).build().replicaAckTimeout())
+                .isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void toStringShowsTheReplicaAcksAndTheirTimeout() {
+        assertThat(LockConfig.defaults().toString()).contains("replicaAcks=AUTO within PT1S");
+        assertThat(LockConfig.builder().replicaAcks(ReplicaAcks.of(2)).replicaAckTimeout(Duration.ofMillis(200))
+                .build().toString()).contains("replicaAcks=2 within PT0.2S");
+        assertThat(LockConfig.builder().replicaAcks(ReplicaAcks.none()).build().toString())
+                .contains("replicaAcks=NONE]");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.redkit.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import static org.awaitility.Awaitility.await;
 
@@ -107,6 +108,29 @@ class StandaloneLockIT extends LockContract {
         } finally {
             finish.countDown();
             pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void replicaAcksCostNothingOnAStandaloneServerUnlessACountIsAsked() {
+        Redkit redkit = client();
+        // AUTO, the default: a standalone server's replicas are not known, so none must confirm.
+        Lock lock = locks(redkit, b -> { }).lock(unique("standalone"));
+        Lock counted = locks(redkit, b -> b.replicaAcks(ReplicaAcks.of(1))
+                .replicaAckTimeout(Duration.ofMillis(50))).lock(unique("counted"));
+        try (CommandLog log = CommandLog.start(List.of(redis.get()))) {
+            for (int i = 0; i < 5; i++) {
+                lock.tryAcquire().orElseThrow().close();
+            }
+            assertThat(log.callsOf(clientName, "wait")).isZero();
+            // Only the shared connection: no dedicated one was taken.
+            assertThat(redis.get().clientsNamed(clientName)).hasSize(1);
+
+            // A count is waited for even here: this server has no replica, so it is never confirmed.
+            assertThatThrownBy(counted::tryAcquire)
+                    .isInstanceOf(LockNotReplicatedException.class).hasMessageContaining("0 of 1");
+            assertThat(log.callsOf(clientName, "wait")).isEqualTo(1);
+            assertThat(redkit.commands().exists(counted.key())).isZero();
         }
     }
 

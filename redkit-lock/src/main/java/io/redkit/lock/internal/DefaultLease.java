@@ -20,12 +20,14 @@ import io.redkit.lock.LockLostException;
 import io.redkit.lock.LockScripts;
 import io.redkit.lock.LossReason;
 import io.redkit.lock.ReleaseResult;
+import io.redkit.lock.internal.ReplicaConfirmation.Extension;
 
 /**
  * A held lease and its watchdog. Two timers run on the locks' {@link Watchdog}: the extension every ttl/3
  * (owner-checked, asynchronous, on the background profile) and the validity timer at acquired-at + ttl − drift;
  * whichever finds trouble first signals the loss, once. The validity timer signals up to one timer tick early,
- * never late.
+ * never late. When replicas must confirm, each extension runs with its {@code WAIT} on a dedicated connection, off
+ * the watchdog's thread, and renews the validity only once confirmed.
  *
  * <p>The whole visible state is one atomic reference: held (with its validity deadline), lost (with the loss
  * already built) or released. Every check reads it once, so no thread can see a lease that is half lost: once the
@@ -53,6 +55,7 @@ final class DefaultLease implements Lease {
     }
 
     private static final Released RELEASED = new Released();
+
 
     private final LockRuntime runtime;
     private final LockMetrics.Meters meters;
@@ -318,29 +321,61 @@ final class DefaultLease implements Lease {
             return;
         }
         long sentAt = now();
-        CompletableFuture<Long> reply;
+        CompletableFuture<Extension> reply;
         try {
-            reply = runtime.background().evalAsync(LockScripts.EXTEND, List.of(key), bytes(owner),
-                    bytes(Long.toString(runtime.config().ttl().toMillis())));
+            reply = runtime.replicas().active()
+                    ? CompletableFuture.supplyAsync(() -> runtime.replicas().extend(key, bytes(owner), ttlArg(),
+                            runtime.background().profile().timeout(), meters), runtime.confirmations())
+                    : runtime.background().evalAsync(LockScripts.EXTEND, List.of(key), bytes(owner), ttlArg())
+                            .thenApply(extended -> extended == 1 ? Extension.CONFIRMED : Extension.REFUSED);
         } catch (RuntimeException e) {
             markLost(LossReason.EXTENSION_FAILED, e);
             return;
         }
         // Runs on the watchdog's one thread, so the reply's callback below cannot run before this is set.
+        cancelExpiry(); // one left by an unconfirmed extension: a single validity timer per lease
         scheduleExpiry();
-        reply.whenCompleteAsync((extended, failure) -> {
-            RedkitTimer.Scheduled pendingExpiry = expiry;
-            if (pendingExpiry != null) {
-                pendingExpiry.cancel();
-            }
+        reply.whenCompleteAsync((extension, failure) -> {
+            cancelExpiry();
             if (failure != null) {
                 markLost(LossReason.EXTENSION_FAILED, unwrap(failure));
-            } else if (extended == 1) {
+            } else if (extension == Extension.CONFIRMED) {
                 extended(sentAt);
+            } else if (extension == Extension.UNCONFIRMED) {
+                unconfirmed(sentAt);
             } else {
                 markLost(LossReason.EXTENSION_REFUSED, null);
             }
         }, runtime.watchdog().thread());
+    }
+
+    /*
+     * The master took the extension but too few replicas confirmed it: a failover could bring back the key with
+     * its old expiry, or without it. So the validity stays where the last confirmed extension (or the acquisition)
+     * put it; the watchdog tries again a third of the TTL after this one, and the validity timer signals the loss
+     * if no confirmed extension comes in time.
+     */
+    private void unconfirmed(long sentAt) {
+        if (!(state.get() instanceof Held h)) {
+            return;
+        }
+        if (h.validUntil() - now() <= 0) {
+            markLost(LossReason.VALIDITY_EXPIRED, null);
+            return;
+        }
+        scheduleExpiry();
+        scheduleExtension(sentAt + ttlNanos / 3 - now());
+    }
+
+    private void cancelExpiry() {
+        RedkitTimer.Scheduled pending = expiry;
+        if (pending != null) {
+            pending.cancel();
+        }
+    }
+
+    private byte[] ttlArg() {
+        return bytes(Long.toString(runtime.config().ttl().toMillis()));
     }
 
     /*

@@ -10,14 +10,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.redkit.DedicatedConnection;
 import io.redkit.Outcome;
 import io.redkit.RedisOps;
 import io.redkit.RedkitException;
+import io.redkit.ReplicaAck;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lease;
 import io.redkit.lock.Lock;
 import io.redkit.lock.LockBusyException;
 import io.redkit.lock.LockConfig;
+import io.redkit.lock.LockNotReplicatedException;
 import io.redkit.lock.LockScripts;
 import io.redkit.lock.LockedWork;
 
@@ -123,27 +126,43 @@ final class DefaultLock implements Lock {
     }
 
     private Attempt attempt(long waitMillis) {
+        if (!runtime.replicas().active()) {
+            return attempt(runtime.commands(), null, waitMillis); // the hot path: shared connection, no WAIT
+        }
+        // WAIT counts only its own connection's writes and blocks it: the script and its WAIT go on one of our own.
+        try (DedicatedConnection connection = runtime.replicas().connection()) {
+            return attempt(connection.ops(), connection, waitMillis);
+        }
+    }
+
+    private Attempt attempt(RedisOps redis, DedicatedConnection confirming, long waitMillis) {
         String owner = OwnerTokens.next();
-        RedisOps redis = runtime.commands();
         long startedAt = runtime.clock().nanoTime();
+        Taken taken = take(redis, owner, waitMillis);
+        if (!taken.acquired()) {
+            return new Attempt(null, taken.value());
+        }
+        if (confirming != null) {
+            confirmReplicated(confirming, owner);
+        }
+        if (fencing.mode() == Fencing.Mode.EXTERNAL) {
+            return drawAndConfirm(owner, startedAt);
+        }
+        return leased(owner, fencing.mode() == Fencing.Mode.REDIS_COUNTER, taken.value(), startedAt);
+    }
+
+    /** The acquire script: taken with its fencing token (0 without), or busy with the holder's remaining TTL. */
+    private Taken take(RedisOps redis, String owner, long waitMillis) {
         String ttl = Long.toString(config.ttl().toMillis());
         String wait = Long.toString(waitMillis);
         try {
             if (fencing.mode() == Fencing.Mode.REDIS_COUNTER) {
                 List<Object> reply = redis.eval(LockScripts.FENCED_ACQUIRE, acquireKeys, owner, ttl, wait,
                         Long.toString(config.fenceRetention().toMillis()));
-                long status = (Long) reply.get(0);
-                long value = (Long) reply.get(1);
-                return status == 1 ? leased(owner, true, value, startedAt) : new Attempt(null, value);
+                return new Taken((Long) reply.get(0) == 1, (Long) reply.get(1));
             }
             long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, owner, ttl, wait);
-            if (reply != 0) {
-                return new Attempt(null, reply);
-            }
-            if (fencing.mode() == Fencing.Mode.EXTERNAL) {
-                return drawAndConfirm(owner, startedAt);
-            }
-            return leased(owner, false, 0, startedAt);
+            return reply == 0 ? new Taken(true, 0) : new Taken(false, reply);
         } catch (RedkitException e) {
             if (e.outcome() == Outcome.UNKNOWN) {
                 // The SET may have run: give back what may be ours instead of blocking others for a whole TTL.
@@ -151,6 +170,34 @@ final class DefaultLock implements Lock {
             }
             throw e;
         }
+    }
+
+    /*
+     * The master has the lock; a lease is given only once the replicas have it too, or a failover before they
+     * did could promote one without it and hand the lock to a second holder (the seeds' warning). Unconfirmed, it
+     * is given back at once on the same connection, so no one waits a whole TTL for a lock nobody holds, and the
+     * caller is told why rather than "busy". The fence counter was incremented in the same script, so a confirmed
+     * acquisition's token survives the failover too.
+     */
+    private void confirmReplicated(DedicatedConnection connection, String owner) {
+        long sentAt = runtime.clock().nanoTime();
+        ReplicaAck ack;
+        try {
+            ack = runtime.replicas().await(connection, key);
+        } catch (RedkitException e) {
+            meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, -1);
+            giveBack(owner); // the connection may be unusable now; the shared one takes the release
+            throw e;
+        }
+        long waited = runtime.clock().nanoTime() - sentAt;
+        if (ack.confirmed()) {
+            meters.replicasConfirmed(LockMetrics.ReplicaOp.ACQUIRE, waited);
+            return;
+        }
+        meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.TOO_FEW_REPLICAS, waited);
+        giveBackNow(connection.ops(), owner);
+        throw new LockNotReplicatedException(name, ack.required(), ack.acknowledged(),
+                runtime.replicas().timeout());
     }
 
     /*
@@ -163,7 +210,7 @@ final class DefaultLock implements Lock {
         try {
             token = fencing.source().orElseThrow().next(name);
         } catch (RuntimeException e) {
-            giveBackNow(owner); // Redis answered a moment ago: the failed acquire leaves nothing when it throws
+            giveBackNow(runtime.commands(), owner); // Redis answered a moment ago: a failed acquire leaves nothing
             throw e;
         }
         long confirmed;
@@ -179,9 +226,9 @@ final class DefaultLock implements Lock {
         return new Attempt(null, 0); // expired before the check: not acquired; a waiter tries again
     }
 
-    private void giveBackNow(String owner) {
+    private void giveBackNow(RedisOps redis, String owner) {
         try {
-            runtime.commands().eval(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)), bytes(owner),
+            redis.eval(LockScripts.RELEASE, List.of(key, acquireKeys.get(1)), bytes(owner),
                     bytes(runtime.releaseChannel()));
         } catch (RedkitException e) {
             giveBack(owner); // the key expires by its TTL at the latest
@@ -233,6 +280,10 @@ final class DefaultLock implements Lock {
     @Override
     public String toString() {
         return "Lock[" + name + ", " + key + ", " + fencing + "]";
+    }
+
+    /** What the acquire script answered: taken (with the fencing token, 0 without) or busy (the holder's TTL). */
+    private record Taken(boolean acquired, long value) {
     }
 
     /** The outcome of one attempt: a lease, or the holder's remaining TTL. */

@@ -30,6 +30,7 @@ public final class DefaultLocks implements Locks {
     private final KeySchema schema;
     private final Watchdog watchdog;
     private final ExecutorService ownCallbacks;
+    private final ExecutorService confirmations;
     private final ReleaseSignals signals;
     private final LockMetrics metrics;
     private final LockRuntime runtime;
@@ -40,13 +41,16 @@ public final class DefaultLocks implements Locks {
         this.schema = KeySchema.of(config.namespace());
         int instance = INSTANCES.incrementAndGet();
         this.watchdog = new Watchdog(redkit.timer(), "redkit-lock-watchdog-" + instance);
-        this.ownCallbacks = config.callbackExecutor() == null ? callbackPool(instance) : null;
+        this.ownCallbacks = config.callbackExecutor() == null ? daemonPool("redkit-lock-callbacks-" + instance) : null;
         String channel = config.namespace() + ":released";
         this.signals = new ReleaseSignals(redkit.pubSub(), channel, redkit.clock());
         this.metrics = new LockMetrics(redkit.meters(), redkit.config().name(), config.namespace(),
                 config.tagLockNames());
+        ReplicaConfirmation replicas = ReplicaConfirmation.of(redkit, config);
+        this.confirmations = replicas.active() ? daemonPool("redkit-lock-replicas-" + instance) : null;
         this.runtime = new LockRuntime(config, redkit.commands(), extensionOps(redkit, config), redkit.clock(),
-                watchdog, neverRejecting(ownCallbacks != null ? ownCallbacks : config.callbackExecutor()), channel);
+                watchdog, neverRejecting(ownCallbacks != null ? ownCallbacks : config.callbackExecutor()), channel,
+                replicas, confirmations);
     }
 
     /** A callback refused by its executor (shut down by its owner) runs on the caller rather than never. */
@@ -75,12 +79,13 @@ public final class DefaultLocks implements Locks {
 
     /*
      * Callbacks are user code of any speed: a cached pool gives each one a thread when the others are busy, so a
-     * slow callback delays neither the watchdog nor runLocked's interrupt of another lease.
+     * slow callback delays neither the watchdog nor runLocked's interrupt of another lease. Confirmed extensions
+     * get one of their own the same way: each blocks its thread until its replicas answer or the wait times out.
      */
-    private static ExecutorService callbackPool(int instance) {
+    private static ExecutorService daemonPool(String prefix) {
         AtomicInteger threads = new AtomicInteger();
         return Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "redkit-lock-callbacks-" + instance + "-" + threads.incrementAndGet());
+            Thread t = new Thread(r, prefix + "-" + threads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
@@ -122,6 +127,9 @@ public final class DefaultLocks implements Locks {
         if (ownCallbacks != null) {
             // Callbacks already queued still run; one submitted from now on runs on its caller.
             ownCallbacks.shutdown();
+        }
+        if (confirmations != null) {
+            confirmations.shutdown(); // an extension in flight finishes; its lease is not watched any more
         }
     }
 

@@ -17,7 +17,10 @@ import io.redkit.lock.LockConfig;
  * @param watchdog the timers and the watchdog thread
  * @param callbacks where loss callbacks and {@code lost()} completions run
  * @param releaseChannel the pub/sub channel a release wakes waiters on
+ * @param replicas how acquisitions and extensions are confirmed by replicas (or not)
+ * @param confirmations where confirmed extensions run, since their wait would block the watchdog's thread; null
+ *     when {@code replicas} is inactive
  */
 record LockRuntime(LockConfig config, RedisOps commands, RedisOps background, RedkitClock clock, Watchdog watchdog,
-        Executor callbacks, String releaseChannel) {
+        Executor callbacks, String releaseChannel, ReplicaConfirmation replicas, Executor confirmations) {
 }

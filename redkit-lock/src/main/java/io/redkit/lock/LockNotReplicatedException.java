@@ -1,0 +1,48 @@
+package io.redkit.lock;
+
+import java.time.Duration;
+
+import io.redkit.Outcome;
+import io.redkit.RedkitException;
+
+/**
+ * The lock was free and the master took it, but fewer replicas than required confirmed it within the timeout
+ * ({@link LockConfig#replicaAcks()}): a failover now could promote a replica without it and hand the lock to a
+ * second holder. So it was released again (owner-checked) and no lease was given; nothing was done. Thrown rather
+ * than reported as {@code Optional.empty()}, which means "someone else holds it": here nobody may, and the cause
+ * is a replica that is down, lagging or cut off, which waiting for a release would not cure. Retrying is the
+ * caller's decision.
+ */
+public final class LockNotReplicatedException extends RedkitException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String lockName;
+    private final int required;
+    private final int acknowledged;
+
+    /** Creates the exception for the named lock, the replicas that had to confirm, those that did, and the wait. */
+    public LockNotReplicatedException(String lockName, int required, int acknowledged, Duration timeout) {
+        super("lock '" + lockName + "' was taken on the master but confirmed by " + acknowledged + " of " + required
+                + " replicas within " + timeout.toMillis() + " ms; released again, not acquired (a failover could"
+                + " hand it to another holder); not executed", Outcome.NOT_EXECUTED, null);
+        this.lockName = lockName;
+        this.required = required;
+        this.acknowledged = acknowledged;
+    }
+
+    /** The lock's name. */
+    public String lockName() {
+        return lockName;
+    }
+
+    /** How many replicas had to confirm. */
+    public int required() {
+        return required;
+    }
+
+    /** How many did within the timeout. */
+    public int acknowledged() {
+        return acknowledged;
+    }
+}

@@ -1,0 +1,115 @@
+package io.redkit.lock.internal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.redkit.DedicatedConnection;
+import io.redkit.Redkit;
+import io.redkit.RedkitClock;
+import io.redkit.RedkitException;
+import io.redkit.ReplicaAck;
+import io.redkit.Topology;
+import io.redkit.lock.LockConfig;
+import io.redkit.lock.LockScripts;
+import io.redkit.lock.ReplicaAcks;
+
+/**
+ * How a lock's writes are confirmed by its replicas: the script and its {@code WAIT} on one dedicated connection,
+ * because {@code WAIT} counts only its own connection's writes and blocks that connection until the replicas answer
+ * (on the shared one, a replica that is down would stall every other command for the whole timeout). Inactive when
+ * nothing must confirm ({@link ReplicaAcks#none()}, or {@link ReplicaAcks#auto()} on a standalone server, whose
+ * replicas the client does not know): then locks keep the shared connection and send no {@code WAIT}.
+ *
+ * <p>{@code WAITAOF} (Redis 7.2 and later, with the AOF on) would also confirm that the master and its replicas
+ * wrote the lock to disk; it is not offered yet: the servers redkit is tested on here are Redis 7.0, which lacks it,
+ * and an option that cannot be tested is not shipped.
+ */
+final class ReplicaConfirmation {
+
+    private final ReplicaAcks acks;
+    private final Duration timeout;
+    private final Supplier<DedicatedConnection> dedicated;
+    private final boolean active;
+    private final RedkitClock clock;
+
+    ReplicaConfirmation(ReplicaAcks acks, Duration timeout, Topology topology, Supplier<DedicatedConnection> dedicated,
+            RedkitClock clock) {
+        this.acks = acks;
+        this.clock = clock;
+        this.timeout = timeout;
+        this.dedicated = dedicated;
+        this.active = acks.mode() == ReplicaAcks.Mode.COUNT
+                || acks.mode() == ReplicaAcks.Mode.AUTO && topology != Topology.STANDALONE;
+    }
+
+    static ReplicaConfirmation of(Redkit redkit, LockConfig config) {
+        return new ReplicaConfirmation(config.replicaAcks(), config.replicaAckTimeout(), redkit.topology(),
+                redkit::dedicated, redkit.clock());
+    }
+
+    /** Whether writes wait for replicas; when false, no dedicated connection is taken and no WAIT sent. */
+    boolean active() {
+        return active;
+    }
+
+    /** A dedicated connection for a script and its wait; close it to give it back. */
+    DedicatedConnection connection() {
+        return dedicated.get();
+    }
+
+    /** Waits for the replicas to have what {@code connection} wrote to {@code key} so far. */
+    ReplicaAck await(DedicatedConnection connection, String key) {
+        return acks.mode() == ReplicaAcks.Mode.COUNT
+                ? connection.awaitReplicas(acks.count(), timeout, List.of(key))
+                : connection.awaitReplicas(timeout, List.of(key));
+    }
+
+    /** How long the replicas are given. */
+    Duration timeout() {
+        return timeout;
+    }
+
+    /**
+     * The watchdog's extension and its WAIT on one dedicated connection; blocks for up to the timeout, so it runs
+     * on the confirmations' pool, never on the watchdog's thread. A failed EVAL fails the extension as on the shared connection; a wait
+     * that could not be had (no connection free, the Sentinels not answering) leaves it unconfirmed, like one the
+     * replicas did not confirm: the validity, not a guess, then decides.
+     */
+    Extension extend(String key, byte[] owner, byte[] ttl, Duration scriptTimeout, LockMetrics.Meters meters) {
+        DedicatedConnection connection;
+        try {
+            connection = connection();
+        } catch (RedkitException e) {
+            meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.WAIT_FAILED, -1);
+            return Extension.UNCONFIRMED;
+        }
+        try (connection) {
+            long extended = connection.ops().withTimeout(scriptTimeout).eval(LockScripts.EXTEND, List.of(key), owner,
+                    ttl);
+            if (extended != 1) {
+                return Extension.REFUSED;
+            }
+            long waitFrom = clock.nanoTime();
+            ReplicaAck ack;
+            try {
+                ack = await(connection, key);
+            } catch (RedkitException e) {
+                meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.WAIT_FAILED, -1);
+                return Extension.UNCONFIRMED;
+            }
+            if (ack.confirmed()) {
+                meters.replicasConfirmed(LockMetrics.ReplicaOp.EXTEND, clock.nanoTime() - waitFrom);
+                return Extension.CONFIRMED;
+            }
+            meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.TOO_FEW_REPLICAS,
+                    clock.nanoTime() - waitFrom);
+            return Extension.UNCONFIRMED;
+        }
+    }
+
+    /** What an extension came to: renewed and confirmed (or nothing had to confirm), refused, or unconfirmed. */
+    enum Extension {
+        CONFIRMED, REFUSED, UNCONFIRMED
+    }
+}

@@ -1,0 +1,61 @@
+package io.redkit.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.Redkit;
+import io.redkit.testing.RedisClusterExtension;
+import io.redkit.testing.RedisServer;
+import io.redkit.testing.ReplicationCut;
+
+/**
+ * On Cluster, {@link ReplicaAcks#auto()} waits for the replicas of the master of the lock's own slot: a lock whose
+ * master is cut off from its replica is refused, while a lock on another master, whose replica is attached, is
+ * granted in the same moment.
+ */
+class ClusterReplicaAcksIT {
+
+    @RegisterExtension
+    static final RedisClusterExtension cluster = RedisClusterExtension.create();
+
+    @Test
+    void autoWaitsForTheReplicasOfTheLockSlotsOwnMaster() {
+        try (Redkit redkit = Redkit.connect(cluster.url()); Locks locks = Locks.create(redkit, LockConfig.defaults())) {
+            Lock cutOff = locks.lock("cut-" + UUID.randomUUID());
+            RedisServer cutMaster = cluster.masterForKey(cutOff.key());
+            Lock elsewhere = lockOnAnotherMaster(locks, cutMaster);
+
+            // Both granted with replication up; this also opens the dedicated connection's link to each master
+            // before the cut, which refuses new connections to its master.
+            elsewhere.tryAcquire().orElseThrow().close();
+            cutOff.tryAcquire().orElseThrow().close();
+
+            try (ReplicationCut cut = cutMaster.cutReplicationLinks()) {
+                assertThatThrownBy(cutOff::tryAcquire).isInstanceOfSatisfying(LockNotReplicatedException.class, e -> {
+                    assertThat(e.required()).as("the one replica of the slot's master").isEqualTo(1);
+                    assertThat(e.acknowledged()).isZero();
+                });
+                assertThat(redkit.commands().exists(cutOff.key())).isZero();
+                try (Lease lease = elsewhere.tryAcquire().orElseThrow()) {
+                    assertThat(lease.isValid()).isTrue();
+                }
+            }
+            assertThat(redkit.meters().get("redkit.lock.replicas.confirmed").tag("op", "acquire").counter().count())
+                    .isEqualTo(3);
+        }
+    }
+
+    private static Lock lockOnAnotherMaster(Locks locks, RedisServer master) {
+        while (true) {
+            Lock lock = locks.lock("elsewhere-" + UUID.randomUUID());
+            if (cluster.masterForKey(lock.key()) != master) {
+                return lock;
+            }
+        }
+    }
+}
