@@ -13,10 +13,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param report the report job
  * @param outbox the relay that publishes the events of orders whose commit could not reach the stream
  * @param cookie the session cookie
+ * @param ops who may see the health details
  */
 @ConfigurationProperties("demo")
 public record DemoProperties(String instanceId, @DefaultValue Cache cache, @DefaultValue Report report,
-        @DefaultValue Outbox outbox, @DefaultValue Cookie cookie) {
+        @DefaultValue Outbox outbox, @DefaultValue Cookie cookie, @DefaultValue Ops ops) {
 
     /** A product entry lives {@code ttl} (with redkit's jitter), a "not found" {@code negativeTtl}. */
     public record Cache(@DefaultValue("10m") Duration ttl, @DefaultValue("30s") Duration negativeTtl) {
@@ -36,5 +37,18 @@ public record DemoProperties(String instanceId, @DefaultValue Cache cache, @Defa
      * cookie {@code sid}, since the {@code __Host-} prefix requires Secure.
      */
     public record Cookie(@DefaultValue("true") boolean secure) {
+    }
+
+    /**
+     * {@code token} (environment {@code DEMO_OPS_TOKEN}): a caller that sends {@code Authorization: Bearer <token>}
+     * sees the health details (which components, their state, disk paths); anyone else sees only the status. Unset
+     * (the default), nobody sees the details over HTTP. At least 32 characters.
+     */
+    public record Ops(String token) {
+        public Ops {
+            if (token != null && !token.isEmpty() && token.length() < 32) {
+                throw new IllegalArgumentException("demo.ops.token must have at least 32 characters");
+            }
+        }
     }
 }

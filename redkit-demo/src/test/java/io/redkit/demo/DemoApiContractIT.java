@@ -237,6 +237,8 @@ class DemoApiContractIT {
         assertThat(threeMore.header("Content-Type")).hasValue("application/problem+json;charset=UTF-8");
         assertThat(DemoInstance.json(threeMore.body()).path("type").asText()).isEqualTo(PROBLEMS + "rate-limited");
         assertThat(threeMore.header("RateLimit-Remaining")).hasValue("2");
+        // Reset is when the next request passes, as Retry-After says, not when the hour's allowance is full again.
+        assertThat(threeMore.header("RateLimit-Reset")).isEqualTo(threeMore.header("Retry-After"));
         assertThat(two.status()).isEqualTo(200);
         assertThat(two.header("RateLimit-Remaining")).hasValue("0");
         // More products than the limit holds could never pass: a 400, not a 429 to wait out.
@@ -295,6 +297,22 @@ class DemoApiContractIT {
         }
         // A genuine sign-in from another address is not held back by the flood's limit.
         assertThat(demo.login("alice", "wonderland", null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void healthDetailsAreForOperatorsAndTheStatusForEveryone() {
+        HttpResponse<String> anyone = demo.get("/actuator/health");
+        HttpResponse<String> wrongToken = demo.get("/actuator/health", "Authorization", "Bearer "
+                + "x".repeat(DemoInstance.OPS_TOKEN.length()));
+        HttpResponse<String> operator = demo.asOperator("/actuator/health");
+
+        assertThat(anyone.statusCode()).isEqualTo(200);
+        assertThat(DemoInstance.json(anyone).path("status").asText()).isEqualTo("UP");
+        assertThat(anyone.body()).doesNotContain("components", "diskSpace", "path");
+        assertThat(wrongToken.body()).doesNotContain("components");
+        assertThat(DemoInstance.json(operator).path("components").path("diskSpace").path("details").has("free"))
+                .isTrue();
+        assertThat(demo.get("/actuator/health/readiness").statusCode()).isEqualTo(200);
     }
 
     @Test

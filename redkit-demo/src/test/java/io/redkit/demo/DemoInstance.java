@@ -29,6 +29,8 @@ final class DemoInstance implements AutoCloseable {
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
     static final ObjectMapper JSON = new ObjectMapper();
+    /** The operators' token every test instance is started with: it shows the health details. */
+    static final String OPS_TOKEN = "test-ops-token-" + "0123456789abcdef0123456789abcdef";
 
     private final ConfigurableApplicationContext context;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -49,7 +51,7 @@ final class DemoInstance implements AutoCloseable {
     /** Starts an instance on {@code redis} and the database {@code jdbcUrl}, with extra {@code --name=value} args. */
     static DemoInstance start(RedisServer redis, String jdbcUrl, String... args) {
         List<String> all = new ArrayList<>(List.of("--server.port=0", "--logging.level.root=WARN",
-                "--logging.level.io.redkit.demo=INFO"));
+                "--logging.level.io.redkit.demo=INFO", "--demo.ops.token=" + OPS_TOKEN));
         all.addAll(List.of(args));
         return new DemoInstance(DemoApplication.run(Map.of(Backends.REDIS_URL, redis.url(), Backends.DATABASE_URL,
                 jdbcUrl), all.toArray(String[]::new)));
@@ -110,6 +112,11 @@ final class DemoInstance implements AutoCloseable {
     /** The {@code name=value} of the response's session cookie. */
     static String cookie(HttpResponse<String> response) {
         return response.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+    }
+
+    /** {@code GET path} as an operator would send it, with the token that shows the health details. */
+    HttpResponse<String> asOperator(String path) {
+        return get(path, "Authorization", "Bearer " + OPS_TOKEN);
     }
 
     /** {@code /ops/stats} as JSON. */

@@ -143,7 +143,7 @@ class DemoOutageIT {
 
         await().atMost(RECOVERY).untilAsserted(() -> {
             demo.get("/products/90");
-            JsonNode health = DemoInstance.json(demo.get("/actuator/health"));
+            JsonNode health = DemoInstance.json(demo.asOperator("/actuator/health"));
             assertThat(health.path("components").path("productCache").path("status").asText()).isEqualTo("DEGRADED");
             assertThat(health.path("components").path("redkitSessions").path("status").asText())
                     .isEqualTo("OUT_OF_SERVICE");
@@ -168,7 +168,7 @@ class DemoOutageIT {
     private void assertRecovered() {
         await().atMost(RECOVERY).untilAsserted(() -> {
             demo.get("/products/91");
-            JsonNode health = DemoInstance.json(demo.get("/actuator/health"));
+            JsonNode health = DemoInstance.json(demo.asOperator("/actuator/health"));
             assertThat(health.path("status").asText()).isEqualTo("UP");
             assertThat(health.path("components").path("productCache").path("status").asText()).isEqualTo("UP");
             assertThat(demo.get("/actuator/health/readiness").statusCode()).isEqualTo(200);

@@ -256,7 +256,7 @@ class DemoServiceIT {
 
     @Test
     void healthAndPrometheusAreServed() {
-        HttpResponse<String> health = demo.get("/actuator/health");
+        HttpResponse<String> health = demo.asOperator("/actuator/health");
         HttpResponse<String> prometheus = demo.get("/actuator/prometheus");
 
         assertThat(health.statusCode()).isEqualTo(200);

@@ -20,7 +20,12 @@ public final class RateLimitHeaders {
     public static final String LIMIT = "RateLimit-Limit";
     /** {@code RateLimit-Remaining}: permits left in the deciding limit. */
     public static final String REMAINING = "RateLimit-Remaining";
-    /** {@code RateLimit-Reset}: seconds until the deciding limit is back to full capacity. */
+    /**
+     * {@code RateLimit-Reset}: seconds until the deciding limit lets the next request through: the same as
+     * {@code Retry-After} on a refusal, 0 while permits are left, else until a permit comes back. (Not "until full
+     * capacity": next to {@code Retry-After: 1} on a GCRA refusal that said 10, and the two contradicted each
+     * other.)
+     */
     public static final String RESET = "RateLimit-Reset";
     /** {@code RateLimit-Policy}: {@code <permits>;w=<seconds>} (and {@code ;burst=<n>} for a GCRA burst). */
     public static final String POLICY = "RateLimit-Policy";
@@ -38,18 +43,38 @@ public final class RateLimitHeaders {
             return Map.of();
         }
         Map<String, String> headers = new LinkedHashMap<>();
+        String retryAfter = Long.toString(Math.max(1, seconds(decision.retryAfter())));
         if (!decision.allowed()) {
-            headers.put(RETRY_AFTER, Long.toString(Math.max(1, seconds(decision.retryAfter()))));
+            headers.put(RETRY_AFTER, retryAfter);
         }
         Limit limit = decision.limit();
         headers.put(LIMIT, Long.toString(limit.capacity()));
         headers.put(REMAINING, Long.toString(decision.remaining()));
-        headers.put(RESET, Long.toString(seconds(decision.resetAfter())));
+        headers.put(RESET, decision.allowed() ? Long.toString(seconds(nextPermitAfter(decision))) : retryAfter);
         if (limit.period().toNanos() % 1_000_000_000L == 0) {
             headers.put(POLICY, limit.permits() + ";w=" + limit.period().toSeconds()
                     + (limit.capacity() != limit.permits() ? ";burst=" + limit.capacity() : ""));
         }
         return Collections.unmodifiableMap(headers);
+    }
+
+    /**
+     * After an allowed decision, how long until one more permit is there: none while some are left. Exact for GCRA
+     * (a permit is back when the theoretical arrival time is within the burst tolerance again: the time to full
+     * capacity less capacity − 1 emission intervals) and for a fixed window (its end); for the sliding algorithms,
+     * the time to full capacity, an upper bound: a client that waits it is never early.
+     */
+    static Duration nextPermitAfter(Decision decision) {
+        if (decision.remaining() > 0) {
+            return Duration.ZERO;
+        }
+        Limit limit = decision.limit();
+        if (limit.algorithm() == Algorithm.GCRA) {
+            Duration interval = limit.period().dividedBy(limit.permits());
+            Duration next = decision.resetAfter().minus(interval.multipliedBy(limit.capacity() - 1));
+            return next.isNegative() ? Duration.ZERO : next;
+        }
+        return decision.resetAfter();
     }
 
     /** Whole seconds, rounded up. */

@@ -28,7 +28,25 @@ class DecisionTest {
                 Duration.ofSeconds(1), 20), Instant.now(), Decision.Basis.COUNTED);
         assertThat(RateLimitHeaders.of(allowed)).doesNotContainKey("Retry-After")
                 .containsEntry("RateLimit-Limit", "20").containsEntry("RateLimit-Remaining", "19")
-                .containsEntry("RateLimit-Reset", "1").containsEntry("RateLimit-Policy", "100;w=1;burst=20");
+                .containsEntry("RateLimit-Reset", "0").containsEntry("RateLimit-Policy", "100;w=1;burst=20");
+    }
+
+    @Test
+    void resetIsWhenTheNextRequestPassesNotWhenTheLimitIsFullAgain() {
+        // GCRA 20 per 10 s: one permit every 500 ms. The last permit just taken: full again in 10 s, the next
+        // request passes in 500 ms. Refused: Reset says what Retry-After says.
+        Limit gcra = Limit.gcra(20, Duration.ofSeconds(10));
+        Decision last = new Decision(true, 0, Duration.ZERO, Duration.ofSeconds(10), gcra, Instant.now(),
+                Decision.Basis.COUNTED);
+        Decision refused = new Decision(false, 0, Duration.ofMillis(400), Duration.ofMillis(9900), gcra,
+                Instant.now(), Decision.Basis.COUNTED);
+        Decision window = new Decision(true, 0, Duration.ZERO, Duration.ofMillis(4200),
+                Limit.fixedWindow(20, Duration.ofSeconds(10)), Instant.now(), Decision.Basis.COUNTED);
+
+        assertThat(RateLimitHeaders.nextPermitAfter(last)).isEqualTo(Duration.ofMillis(500));
+        assertThat(RateLimitHeaders.of(last)).containsEntry("RateLimit-Reset", "1");
+        assertThat(RateLimitHeaders.of(refused)).containsEntry("Retry-After", "1").containsEntry("RateLimit-Reset", "1");
+        assertThat(RateLimitHeaders.of(window)).containsEntry("RateLimit-Reset", "5");
     }
 
     @Test

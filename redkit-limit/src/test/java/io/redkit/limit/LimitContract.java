@@ -106,6 +106,21 @@ abstract class LimitContract {
     }
 
     @Test
+    void aClientThatWaitsWhatResetSaysIsLetThrough() throws Exception {
+        // GCRA 2 per 2 s: a permit every second. The headers of the last allowed request and of the refused one
+        // both say when the next request passes; a client that waits that long is let through.
+        RateLimiter limiter = limiter(client(), UnavailablePolicy.FAIL_CLOSED, Limit.gcra(2, Duration.ofSeconds(2)));
+        limiter.tryAcquire("reset");
+        Map<String, String> last = RateLimitHeaders.of(limiter.tryAcquire("reset"));
+        Map<String, String> refused = RateLimitHeaders.of(limiter.tryAcquire("reset"));
+
+        assertThat(last).containsEntry("RateLimit-Remaining", "0").containsEntry("RateLimit-Reset", "1");
+        assertThat(refused.get("RateLimit-Reset")).isEqualTo(refused.get("Retry-After")).isEqualTo("1");
+        Thread.sleep(Duration.ofSeconds(Long.parseLong(refused.get("RateLimit-Reset"))).toMillis()); // the client's wait
+        assertThat(limiter.tryAcquire("reset").allowed()).isTrue();
+    }
+
+    @Test
     void nPermitsAtOnceAreTakenWholeOrNotAtAll() {
         Redkit redkit = client();
         for (Limit limit : everyAlgorithm(10, MINUTE)) {
