@@ -7,7 +7,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -251,20 +250,5 @@ public final class LockExpiryLab implements Callable<Integer> {
 
     private static String shortToken(String token) {
         return token.length() <= 8 ? token : token.substring(0, 8) + "…";
-    }
-
-    /** Timestamped lines, relative to the start of each scenario. */
-    private static final class Timeline {
-        final List<String> lines = new ArrayList<>();
-        long start = System.nanoTime();
-
-        void section(String title) {
-            start = System.nanoTime();
-            lines.add("== " + title);
-        }
-
-        void log(String line) {
-            lines.add(String.format("%6d ms  %s", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), line));
-        }
     }
 }
