@@ -11,6 +11,7 @@ import io.redkit.lab.cache.ColdCacheLab;
 import io.redkit.lab.cache.PipelineLab;
 import io.redkit.lab.cache.StampedeLab;
 import io.redkit.lab.client.ClientLab;
+import io.redkit.lab.lock.ClockJumpLab;
 import io.redkit.lab.lock.FailoverLab;
 import io.redkit.lab.lock.LockExpiryLab;
 import io.redkit.lab.stream.PubSubVsStreamsLab;
@@ -44,7 +45,7 @@ public final class LabMain implements Runnable {
 
     /** {@code lab …}: scenarios from the seeds, one per subcommand. */
     @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
-            subcommands = {ClientLab.class, LockExpiryLab.class, FailoverLab.class, StampedeLab.class, PipelineLab.class,
+            subcommands = {ClientLab.class, LockExpiryLab.class, FailoverLab.class, ClockJumpLab.class, StampedeLab.class, PipelineLab.class,
                 PubSubVsStreamsLab.class, ColdCacheLab.class})
     static final class Lab implements Runnable {
         @Override

@@ -27,9 +27,11 @@ public final class RedisServer implements AutoCloseable {
     static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
 
     private final ManagedProcess process;
+    private final FakeClock clock;
 
-    private RedisServer(ManagedProcess process) {
+    private RedisServer(ManagedProcess process, FakeClock clock) {
         this.process = process;
+        this.clock = clock;
     }
 
     /** Starts a server with defaults: 127.0.0.1, a free port, no persistence, its own temp directory. */
@@ -50,6 +52,25 @@ public final class RedisServer implements AutoCloseable {
     /** Returns the port the server listens on; it stays the same across restarts. */
     public int port() {
         return process.launch().port();
+    }
+
+    /**
+     * Moves this server's wall clock by {@code by} (forward when positive), as an NTP step or a resumed VM would:
+     * keys expire by it at once. Only for a server built with {@link Builder#fakeClock()}.
+     *
+     * @return the clock's offset from real time now
+     * @throws IllegalStateException when the server was not built with a fake clock
+     */
+    public Duration jumpClock(Duration by) {
+        if (clock == null) {
+            throw new IllegalStateException("this server has the real clock; build it with fakeClock()");
+        }
+        return clock.jump(by);
+    }
+
+    /** Whether {@link Builder#fakeClock()} can work here: libfaketime is installed (Linux x86-64). */
+    public static boolean fakeClockAvailable() {
+        return FakeClock.library().isPresent() && System.getProperty("os.arch", "").matches("amd64|x86_64");
     }
 
     /** Returns {@code redis://127.0.0.1:<port>}. */
@@ -223,8 +244,20 @@ public final class RedisServer implements AutoCloseable {
         private Credentials admin;
         private String requirepass;
         private Path binary;
+        private boolean fakeClock;
 
         private Builder() {
+        }
+
+        /**
+         * Runs the server on a wall clock the test moves with {@link RedisServer#jumpClock}, under libfaketime and
+         * on the redis-server of the embedded-redis jar (see {@link FakeClock} for why not Debian's).
+         *
+         * @throws RedisTestingException at {@link #start()} when libfaketime is not installed
+         */
+        public Builder fakeClock() {
+            this.fakeClock = true;
+            return this;
         }
 
         /** Listens on this port instead of a free one (no retry if it is taken). */
@@ -287,10 +320,13 @@ public final class RedisServer implements AutoCloseable {
             if (cluster && (sentinel || master != null)) {
                 throw new IllegalStateException("a cluster node cannot be a sentinel or use replicaOf(); use RedisCluster");
             }
-            RedisBinary resolved = binary == null ? RedisBinary.resolve() : RedisBinary.of(binary);
+            FakeClock clock = fakeClock ? FakeClock.create() : null;
+            RedisBinary resolved = binary != null ? RedisBinary.of(binary)
+                    : clock != null ? RedisBinary.of(RedisBinary.embedded()) : RedisBinary.resolve();
             Credentials credentials = admin != null ? admin : requirepass != null ? new Credentials(null, requirepass) : null;
-            ManagedProcess.Spec spec = new ManagedProcess.Spec(resolved, sentinel, cluster, port, credentials);
-            return new RedisServer(ManagedProcess.start(spec, (dir, p) -> directives(resolved, dir, p)));
+            ManagedProcess.Spec spec = new ManagedProcess.Spec(resolved, sentinel, cluster, port, credentials,
+                    clock == null ? Map.of() : clock.environment());
+            return new RedisServer(ManagedProcess.start(spec, (dir, p) -> directives(resolved, dir, p)), clock);
         }
 
         private List<Directive> directives(RedisBinary resolved, Path dir, int port) {

@@ -7,6 +7,7 @@ import io.redkit.testing.internal.ServerLauncher.Launch;
 import io.redkit.testing.internal.ServerLauncher.PortInUseException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,8 @@ public final class ManagedProcess {
      * @param fixedPort the port the caller chose, or 0 for a free one
      * @param credentials admin credentials, or {@code null}
      */
-    public record Spec(RedisBinary binary, boolean sentinel, boolean clusterBus, int fixedPort, Credentials credentials) {
+    public record Spec(RedisBinary binary, boolean sentinel, boolean clusterBus, int fixedPort, Credentials credentials,
+            Map<String, String> environment) {
     }
 
     private ManagedProcess(Launch launch, boolean clusterBus, ProcessRegistry.Registration registration, Process process) {
@@ -67,7 +69,8 @@ public final class ManagedProcess {
         try {
             for (int attempt = 1; ; attempt++) {
                 int port = spec.fixedPort() > 0 ? Ports.reserveExact(spec.fixedPort(), spec.clusterBus()) : Ports.reserve(spec.clusterBus());
-                Launch launch = new Launch(spec.binary(), dir, dir.resolve("redis.conf"), spec.sentinel(), port, spec.credentials());
+                Launch launch = new Launch(spec.binary(), dir, dir.resolve("redis.conf"), spec.sentinel(), port, spec.credentials(),
+                        spec.environment());
                 ConfFile.write(launch.conf(), template.render(dir, port));
                 try {
                     Process process = ServerLauncher.launch(launch, registration, READY_TIMEOUT);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** Starts one redis-server process from its conf file and waits until that very process answers. */
@@ -42,8 +43,10 @@ public final class ServerLauncher {
      * @param sentinel whether to run in Sentinel mode
      * @param port the port the conf file names
      * @param credentials admin credentials, or {@code null}
+     * @param environment variables added to the process's environment (a fake clock's), often none
      */
-    public record Launch(RedisBinary binary, Path dir, Path conf, boolean sentinel, int port, Credentials credentials) {
+    public record Launch(RedisBinary binary, Path dir, Path conf, boolean sentinel, int port, Credentials credentials,
+            Map<String, String> environment) {
     }
 
     /**
@@ -57,8 +60,11 @@ public final class ServerLauncher {
         }
         Process process;
         try {
-            process = new ProcessBuilder(command).directory(launch.dir().toFile()).redirectErrorStream(true)
-                    .redirectOutput(Redirect.appendTo(launch.dir().resolve(CONSOLE_FILE).toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).directory(launch.dir().toFile())
+                    .redirectErrorStream(true).redirectOutput(Redirect.appendTo(launch.dir().resolve(CONSOLE_FILE)
+                            .toFile()));
+            builder.environment().putAll(launch.environment());
+            process = builder.start();
         } catch (IOException e) {
             throw new RedisTestingException("Cannot start " + String.join(" ", command), e);
         }
