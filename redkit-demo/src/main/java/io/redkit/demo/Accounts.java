@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import javax.crypto.SecretKeyFactory;
@@ -48,6 +49,7 @@ public class Accounts {
 
     private final JdbcTemplate jdbc;
     private final Semaphore hashing = new Semaphore(HASH_SLOTS, true);
+    private final AtomicInteger waiting = new AtomicInteger();
     private final AtomicLong hashes = new AtomicLong();
     private final AtomicLong busy = new AtomicLong();
 
@@ -78,12 +80,16 @@ public class Accounts {
 
     private boolean checkBounded(String password, String encoded) {
         boolean acquired = false;
-        try {
-            acquired = hashing.getQueueLength() < HASH_QUEUE
-                    && hashing.tryAcquire(HASH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        // Counted here, not asked of the semaphore: its queue length is an estimate, and a check apart from the
+        // acquire let more than HASH_QUEUE threads wait at once.
+        if (waiting.incrementAndGet() <= HASH_QUEUE) {
+            try {
+                acquired = hashing.tryAcquire(HASH_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
+        waiting.decrementAndGet();
         if (!acquired) {
             busy.incrementAndGet();
             throw new ApiException(ProblemType.SIGN_IN_BUSY, "too many sign-ins are being checked; try again shortly");

@@ -38,7 +38,12 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     public ResponseEntity<Object> api(ApiException e, HttpServletRequest request) {
-        return problem(e.type(), e.getMessage(), request.getRequestURI(), e.field());
+        ResponseEntity<Object> answer = problem(e.type(), e.getMessage(), request.getRequestURI(), e.field());
+        // Every 503 of ours is a moment's overload or outage: say when to come back.
+        return e.type().status().value() == 503
+                ? ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
+                        .header(HttpHeaders.RETRY_AFTER, "1").body(answer.getBody())
+                : answer;
     }
 
     /**
@@ -69,7 +74,14 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleExceptionInternal(Exception e, Object body, HttpHeaders headers,
             HttpStatusCode status, WebRequest request) {
+        if (request instanceof ServletWebRequest web && web.getResponse() != null
+                && web.getResponse().isCommitted()) {
+            return null; // too late for any answer: the response has begun
+        }
         String path = request instanceof ServletWebRequest web ? web.getRequest().getRequestURI() : null;
+        if (status.is5xxServerError()) {
+            log.error("{} failed with {}", path, status, e);
+        }
         ProblemType type = ProblemType.forStatus(status.value());
         String detail = type.title();
         String field = null;

@@ -21,11 +21,16 @@ class ProblemErrorController implements ErrorController {
     @RequestMapping("/error")
     ResponseEntity<Map<String, Object>> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+        if (code == null) {
+            // Asked for directly, not forwarded by the container: there is no such resource.
+            return ResponseEntity.status(404).contentType(Problems.PROBLEM_JSON).body(Problems.body(
+                    ProblemType.NOT_FOUND, 404, ProblemType.NOT_FOUND.title(), request.getRequestURI(), null));
+        }
         int status = code instanceof Integer i && i >= 400 ? i : 500;
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
         ProblemType type = ProblemType.forStatus(status);
         String detail = type == ProblemType.INTERNAL_ERROR ? "the service failed to answer; it has been logged"
-                : type.title();
+                : type == ProblemType.HTTP_ERROR ? "HTTP status " + status : type.title();
         return ResponseEntity.status(status).contentType(Problems.PROBLEM_JSON)
                 .body(Problems.body(type, status, detail, uri == null ? null : uri.toString(), null));
     }

@@ -45,6 +45,8 @@ public enum ProblemType {
     SESSIONS_UNAVAILABLE("sessions-unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Sessions are unavailable"),
     /** Too many sign-ins are being checked at once; {@code Retry-After} says when to try again. */
     SIGN_IN_BUSY("sign-in-busy", HttpStatus.SERVICE_UNAVAILABLE, "Too many sign-ins at once"),
+    /** A status no other type names (a timeout, a length required, a version not supported), raised by Tomcat. */
+    HTTP_ERROR("http-error", HttpStatus.BAD_REQUEST, "HTTP error"),
     /** Any other failure of the service; the detail says no more than that (the log has the rest). */
     INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 
@@ -85,7 +87,8 @@ public enum ProblemType {
             case 413 -> BODY_TOO_LARGE;
             case 415 -> UNSUPPORTED_MEDIA_TYPE;
             case 429 -> RATE_LIMITED;
-            default -> INTERNAL_ERROR;
+            case 500 -> INTERNAL_ERROR;
+            default -> HTTP_ERROR;
         };
     }
 }

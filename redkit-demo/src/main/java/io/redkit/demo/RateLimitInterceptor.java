@@ -46,7 +46,7 @@ public class RateLimitInterceptor implements HandlerInterceptor {
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
             throws IOException {
         long cost = cost(request);
-        Decision decision = limiter.tryAcquire(request.getRemoteAddr(), cost);
+        Decision decision = limiter.tryAcquire(ClientAddress.of(request), cost);
         headers(decision).forEach(response::setHeader);
         if (decision.basis() == Decision.Basis.FAIL_OPEN) {
             failedOpen.incrementAndGet();
@@ -68,13 +68,15 @@ public class RateLimitInterceptor implements HandlerInterceptor {
 
     /**
      * One permit per product: the number of distinct ids of a batch read, else one. An {@code ids} that does not
-     * parse costs one and is refused by the controller.
+     * parse costs one and is refused by the controller. Every {@code ids} parameter counts: Spring joins
+     * {@code ?ids=1&ids=2,3} into one list for the controller, so the price must be taken from all of them.
      */
     private long cost(HttpServletRequest request) {
-        String ids = request.getParameter("ids");
-        if (ids == null) {
+        String[] values = request.getParameterValues("ids");
+        if (values == null) {
             return 1;
         }
+        String ids = String.join(",", values);
         long cost;
         try {
             cost = ProductController.parseIds(ids).size();

@@ -59,7 +59,12 @@ public class RequestGuard extends OncePerRequestFilter {
         String path = request.getRequestURI();
         String site = request.getHeader("Sec-Fetch-Site");
         String origin = request.getHeader(HttpHeaders.ORIGIN);
-        if ((site != null && !OWN_SITE.contains(site)) || (origin != null && !origin.equals(ownOrigin(request)))) {
+        // A browser that sends Sec-Fetch-Site has said where the request comes from: that alone decides (it is
+        // right behind a TLS-terminating proxy too, where this server sees http and the browser's Origin says
+        // https). Only without it is Origin compared with this service's own.
+        boolean crossSite = site != null ? !OWN_SITE.contains(site)
+                : origin != null && !origin.equals(ownOrigin(request));
+        if (crossSite) {
             Problems.write(response, ProblemType.CROSS_SITE_REQUEST, "a state-changing request must come from this "
                     + "service's own pages (Origin " + (origin == null ? "absent" : "'" + origin + "'")
                     + ", Sec-Fetch-Site " + (site == null ? "absent" : "'" + site + "'") + ")", path);

@@ -70,7 +70,7 @@ public class SessionController {
         if (credentials.password() == null || credentials.password().length() > 200) {
             throw ApiException.invalid("password", "password: at most 200 characters");
         }
-        String address = request.getRemoteAddr();
+        String address = ClientAddress.of(request);
         Decision attempt = perAddress.tryAcquire(address);
         if (attempt.allowed()) {
             attempt = perUsername.tryAcquire(address + "|" + credentials.username());

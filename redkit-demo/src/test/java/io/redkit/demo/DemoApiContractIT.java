@@ -123,15 +123,29 @@ class DemoApiContractIT {
         assertThat(DemoServiceIT.countIn(database, "SELECT count(*) FROM orders WHERE idempotency_key = ?", key))
                 .as("no order was placed").isZero();
 
+        HttpResponse<String> multipart = demo.send(HttpRequest.newBuilder(demo.uri("/orders"))
+                .header("Content-Type", "multipart/form-data; boundary=x").header("Cookie", bob)
+                .header(OrderController.IDEMPOTENCY_KEY, key)
+                .POST(HttpRequest.BodyPublishers.ofString("--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"
+                        + "\r\n--x--\r\n")));
+        assertProblem(multipart, 415, "unsupported-media-type");
+
         HttpResponse<String> ownPage = demo.post("/orders", body, OrderController.IDEMPOTENCY_KEY, key,
                 "Cookie", bob, "Origin", own, "Sec-Fetch-Site", "same-origin");
         assertThat(ownPage.statusCode()).isEqualTo(201);
+        // Behind a TLS-terminating proxy the browser's Origin says https while this server sees http: the
+        // browser's Sec-Fetch-Site decides.
+        HttpResponse<String> behindProxy = demo.post("/orders", body, OrderController.IDEMPOTENCY_KEY,
+                key + "-tls", "Cookie", bob, "Origin", "https://127.0.0.1:" + demo.port(), "Sec-Fetch-Site",
+                "same-origin");
+        assertThat(behindProxy.statusCode()).isEqualTo(201);
     }
 
     @Test
     void everyErrorIsAProblemDetailsDocument() {
         assertProblem(demo.get("/products/999999"), 404, "not-found");
         assertProblem(demo.get("/no/such/path"), 404, "not-found");
+        assertProblem(demo.get("/error"), 404, "not-found");
         assertProblem(demo.send(HttpRequest.newBuilder(demo.uri("/products/1")).DELETE()), 405,
                 "method-not-allowed");
         assertProblem(demo.get("/products"), 400, "invalid-request");
@@ -241,6 +255,14 @@ class DemoApiContractIT {
         assertThat(threeMore.header("RateLimit-Reset")).isEqualTo(threeMore.header("Retry-After"));
         assertThat(two.status()).isEqualTo(200);
         assertThat(two.header("RateLimit-Remaining")).hasValue("0");
+        // Repeated ids parameters are one list to the controller, and priced as one: 3 permits, not 1.
+        RawHttp.Answer repeated = RawHttp.send(demo.port(), "127.0.0.5", "GET", "/api/products?ids=1&ids=2,3", null);
+        RawHttp.Answer repeatedTooMany = RawHttp.send(demo.port(), "127.0.0.5", "GET",
+                "/api/products?ids=1&ids=2,3,4,5,6", null);
+        assertThat(repeated.status()).isEqualTo(200);
+        assertThat(DemoInstance.json(repeated.body()).size()).isEqualTo(3);
+        assertThat(repeated.header("RateLimit-Remaining")).hasValue("2");
+        assertThat(repeatedTooMany.status()).isEqualTo(400);
         // More products than the limit holds could never pass: a 400, not a 429 to wait out.
         assertThat(tooMany.status()).isEqualTo(400);
         assertThat(DemoInstance.json(tooMany.body()).path("field").asText()).isEqualTo("ids");
@@ -275,7 +297,13 @@ class DemoApiContractIT {
             }
             List<Integer> statuses = new ArrayList<>();
             for (Future<RawHttp.Answer> f : logins) {
-                statuses.add(f.get().status());
+                RawHttp.Answer answer = f.get();
+                statuses.add(answer.status());
+                if (answer.status() == 503) {
+                    assertThat(answer.header("Retry-After")).as("503 sign-in-busy").hasValue("1");
+                    assertThat(DemoInstance.json(answer.body()).path("type").asText())
+                            .isEqualTo(PROBLEMS + "sign-in-busy");
+                }
             }
             flooding.set(false);
             List<Long> flood = duringFlood.get();
