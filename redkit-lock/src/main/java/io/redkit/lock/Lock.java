@@ -27,7 +27,8 @@ public interface Lock {
 
     /**
      * Attempts until acquired or {@code wait} has passed, woken by a release (pub/sub) or after a jittered, bounded
-     * backoff; never returns later than the deadline by more than one round trip.
+     * backoff; never returns later than the deadline by more than one attempt: one round trip, and with replica acks
+     * the confirmation's timeout ({@link LockConfig#replicaAckTimeout()}) and the pool's wait for a connection.
      *
      * @throws IllegalArgumentException when {@code wait} is negative or longer than {@link LockConfig#maxWait()}
      * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition

@@ -31,12 +31,25 @@ public final class LockNotReplicatedException extends RedkitException {
         this.acknowledged = acknowledged;
     }
 
+    /**
+     * Creates the exception for a confirmation that could not be asked for at all ({@code WAIT} timed out or its
+     * connection failed, the topology could not be read): {@link #required()} is then -1, and the cause says why.
+     */
+    public LockNotReplicatedException(String lockName, Duration timeout, RedkitException cause) {
+        super("lock '" + lockName + "' was taken on the master but its replicas could not be asked to confirm it"
+                + " within " + timeout.toMillis() + " ms (" + cause.getMessage() + "); released again, not acquired;"
+                + " not executed", Outcome.NOT_EXECUTED, cause);
+        this.lockName = lockName;
+        this.required = -1;
+        this.acknowledged = 0;
+    }
+
     /** The lock's name. */
     public String lockName() {
         return lockName;
     }
 
-    /** How many replicas had to confirm. */
+    /** How many replicas had to confirm; -1 when they could not be asked (see the cause). */
     public int required() {
         return required;
     }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.redkit.Outcome;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
 import io.redkit.testing.RedisSentinelExtension;
@@ -103,6 +104,38 @@ class SentinelReplicaAcksIT {
     }
 
     @Test
+    void aWaitThatFailsIsARefusalWithItsCauseAndLeavesNoLock() {
+        Redkit redkit = client();
+        Lock lock = lock(redkit, unique("killed-wait"), b -> { });
+
+        try (ReplicationCut cut = sentinel.master().cutReplicationLinks()) {
+            CompletableFuture<Optional<Lease>> acquiring = CompletableFuture.supplyAsync(lock::tryAcquire);
+            // The acquisition's WAIT blocks (nothing reaches the replica); its connection is killed under it.
+            String waiting = await().atMost(Duration.ofSeconds(2)).until(() -> waitingClient(cut), id -> id != null);
+            cut.command("CLIENT", "KILL", "ID", waiting);
+
+            assertThatThrownBy(() -> acquiring.get(5, TimeUnit.SECONDS)).cause()
+                    .isInstanceOfSatisfying(LockNotReplicatedException.class, e -> {
+                        assertThat(e.required()).isEqualTo(-1);
+                        assertThat(e.getCause()).isNotNull();
+                        assertThat(e.outcome()).isEqualTo(Outcome.NOT_EXECUTED);
+                    });
+            // Given back before the caller heard: nobody waits a TTL for a lock nobody holds.
+            assertThat(redkit.commands().exists(lock.key())).isZero();
+        }
+    }
+
+    /** The id of the client blocked in a WAIT on the master, if any. */
+    private static String waitingClient(ReplicationCut cut) {
+        for (String line : String.valueOf(cut.command("CLIENT", "LIST")).split("\n")) {
+            if (line.contains("cmd=wait")) {
+                return line.substring(line.indexOf("id=") + 3).split(" ")[0];
+            }
+        }
+        return null;
+    }
+
+    @Test
     void aCountOfReplicasTheGroupDoesNotHaveIsNeverConfirmed() {
         Redkit redkit = client();
         Lock lock = lock(redkit, unique("two"), b -> b.replicaAcks(ReplicaAcks.of(2))
@@ -119,7 +152,10 @@ class SentinelReplicaAcksIT {
         String name = unique("job");
         Redkit a = client();
         Lock confirmed = lock(a, name, b -> { });
-        Lock plain = lock(a, name, b -> b.replicaAcks(ReplicaAcks.none()));
+        // No watchdog and a TTL longer than the test: A's lease stays valid however slow the promotion is (its
+        // first extension, to a dead master, would otherwise end it after a third of the TTL).
+        Lock plain = lock(a, name, b -> b.replicaAcks(ReplicaAcks.none()).watchdog(false)
+                .ttl(Duration.ofSeconds(60)));
         RedisServer master = sentinel.master();
         long start = System.nanoTime();
         Lease aLease;

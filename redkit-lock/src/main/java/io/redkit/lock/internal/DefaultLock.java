@@ -165,8 +165,14 @@ final class DefaultLock implements Lock {
             return reply == 0 ? new Taken(true, 0) : new Taken(false, reply);
         } catch (RedkitException e) {
             if (e.outcome() == Outcome.UNKNOWN) {
-                // The SET may have run: give back what may be ours instead of blocking others for a whole TTL.
-                giveBack(owner);
+                // The SET may have run: give back what may be ours instead of blocking others for a whole TTL. On
+                // the connection the SET went out on, when it is one of our own: a release sent on another could
+                // overtake the late SET, find nothing, and leave the lock held for its whole TTL.
+                if (redis == runtime.commands()) {
+                    giveBack(owner);
+                } else {
+                    giveBackNow(redis, owner);
+                }
             }
             throw e;
         }
@@ -186,8 +192,10 @@ final class DefaultLock implements Lock {
             ack = runtime.replicas().await(connection, key);
         } catch (RedkitException e) {
             meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, -1);
-            giveBack(owner); // the connection may be unusable now; the shared one takes the release
-            throw e;
+            // The connection may be blocked in its WAIT; the SET has answered, so the shared connection's release
+            // comes after it. Released before the caller hears, as for a refusal by count.
+            giveBackNow(runtime.commands(), owner);
+            throw new LockNotReplicatedException(name, runtime.replicas().timeout(), e);
         }
         long waited = runtime.clock().nanoTime() - sentAt;
         if (ack.confirmed()) {

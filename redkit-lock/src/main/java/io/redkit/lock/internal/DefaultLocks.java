@@ -5,6 +5,9 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -47,7 +50,9 @@ public final class DefaultLocks implements Locks {
         this.metrics = new LockMetrics(redkit.meters(), redkit.config().name(), config.namespace(),
                 config.tagLockNames());
         ReplicaConfirmation replicas = ReplicaConfirmation.of(redkit, config);
-        this.confirmations = replicas.active() ? daemonPool("redkit-lock-replicas-" + instance) : null;
+        this.confirmations = replicas.active()
+                ? confirmationPool("redkit-lock-replicas-" + instance, redkit.config().dedicatedPool().maxSize())
+                : null;
         this.runtime = new LockRuntime(config, redkit.commands(), extensionOps(redkit, config), redkit.clock(),
                 watchdog, neverRejecting(ownCallbacks != null ? ownCallbacks : config.callbackExecutor()), channel,
                 replicas, confirmations);
@@ -79,8 +84,7 @@ public final class DefaultLocks implements Locks {
 
     /*
      * Callbacks are user code of any speed: a cached pool gives each one a thread when the others are busy, so a
-     * slow callback delays neither the watchdog nor runLocked's interrupt of another lease. Confirmed extensions
-     * get one of their own the same way: each blocks its thread until its replicas answer or the wait times out.
+     * slow callback delays neither the watchdog nor runLocked's interrupt of another lease.
      */
     private static ExecutorService daemonPool(String prefix) {
         AtomicInteger threads = new AtomicInteger();
@@ -89,6 +93,23 @@ public final class DefaultLocks implements Locks {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    /*
+     * Confirmed extensions each hold a dedicated connection while their WAIT blocks: no more threads than the pool
+     * has connections (a thread beyond that could only wait for one), the rest queued. An extension that waits
+     * too long in the queue is simply not confirmed in time, which the lease's validity already accounts for.
+     */
+    private static ExecutorService confirmationPool(String prefix, int threads) {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, prefix + "-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     @Override
