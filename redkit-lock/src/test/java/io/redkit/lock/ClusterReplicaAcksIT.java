@@ -3,6 +3,7 @@ package io.redkit.lock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -47,6 +48,30 @@ class ClusterReplicaAcksIT {
             }
             assertThat(redkit.meters().get("redkit.lock.replicas.confirmed").tag("op", "acquire").counter().count())
                     .isEqualTo(3);
+        }
+    }
+
+    /*
+     * The WAIT must go on the connection the lock's script went out on: a WAIT on another connection, which wrote
+     * nothing since the replica's last acknowledgement, answers at once that every replica has it. A paused replica
+     * is still attached (unlike a cut one, which no WAIT anywhere would count), so only the right connection is
+     * refused here.
+     */
+    @Test
+    void aReplicaThatHasNotTheLockWriteIsNotCountedThoughItIsAttached() {
+        try (Redkit redkit = Redkit.connect(cluster.url()); Locks locks = Locks.create(redkit, LockConfig.builder()
+                .replicaAckTimeout(Duration.ofMillis(200)).build())) {
+            Lock lock = locks.lock("paused-" + UUID.randomUUID());
+            RedisServer master = cluster.masterForKey(lock.key());
+            lock.tryAcquire().orElseThrow().close(); // confirmed with the replica running
+            RedisServer replica = cluster.cluster().replicaOf(master);
+            replica.pause();
+            try {
+                assertThatThrownBy(lock::tryAcquire).isInstanceOfSatisfying(LockNotReplicatedException.class,
+                        e -> assertThat(e.acknowledged()).isZero());
+            } finally {
+                replica.resume();
+            }
         }
     }
 
