@@ -68,8 +68,24 @@ public interface Lease extends AutoCloseable {
     CompletableFuture<LockLostException> lost();
 
     /**
-     * Stops the watchdog and deletes the key if it still holds our token. Idempotent: a second call returns the
-     * first call's result.
+     * Moves the bounds of a lease taken with {@link Lock#tryAcquire(LeaseBounds)}: owner-checked (and confirmed by
+     * the replicas, as its acquisition was), the key now lives {@code bounds.atMost()} from this call, and a release
+     * keeps it until {@code bounds.atLeast()} after this call. The local validity runs from this call too.
+     *
+     * @return true when extended; false when the lease is no longer held (lost, expired, released, or the key is no
+     *     longer ours), which it then is for every check, or when the replicas did not confirm the extension (the
+     *     lease then keeps its earlier validity)
+     * @throws IllegalStateException when the lease is kept by the watchdog (taken without bounds)
+     * @throws io.redkit.RedkitException when Redis could not be asked or did not answer in time; the lease is then
+     *     lost ({@link LossReason#EXTENSION_FAILED})
+     */
+    boolean extend(LeaseBounds bounds);
+
+    /**
+     * Stops the watchdog and deletes the key if it still holds our token; a lease taken with bounds whose
+     * {@link LeaseBounds#atLeast()} has not yet passed instead keeps the key, owner-checked, until it has (an
+     * owner-checked {@code PEXPIRE} to what is left of it). Idempotent: a second call returns the first call's
+     * result.
      *
      * @throws io.redkit.RedkitException when Redis could not be asked or did not answer in time; the lease is then
      *     lost ({@link LossReason#RELEASE_FAILED}: nothing vouches for it any more, its key expires by its TTL), and

@@ -36,6 +36,16 @@ public interface Lock {
     Optional<Lease> tryAcquire(Duration wait);
 
     /**
+     * One attempt at a lease held within {@code bounds}, for a job on a schedule: the key lives
+     * {@link LeaseBounds#atMost()} and the watchdog does not extend it (only {@link Lease#extend(LeaseBounds)}
+     * does), and a release earlier than {@link LeaseBounds#atLeast()} after this attempt keeps the key, still ours,
+     * until then. Busy is {@code Optional.empty()}.
+     *
+     * @throws LockNotReplicatedException when it was free but too few replicas confirmed the acquisition
+     */
+    Optional<Lease> tryAcquire(LeaseBounds bounds);
+
+    /**
      * Waits up to {@link LockConfig#maxWait()} for the lock.
      *
      * @throws LockBusyException when it is still held by someone else after the wait

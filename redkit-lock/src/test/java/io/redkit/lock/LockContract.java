@@ -471,4 +471,81 @@ abstract class LockContract {
                 .isEqualTo(1);
         assertThat(meters.get("redkit.lock.hold").tag("namespace", namespace).timer().count()).isEqualTo(2);
     }
+
+    @Test
+    void anEarlyReleaseOfABoundedLeaseKeepsTheKeyUntilAtLeastHasPassed() {
+        ManualClock clock = new ManualClock();
+        Redkit redkit = client(c -> c.clock(clock));
+        Lock lock = locks(redkit, b -> { }).lock(unique("tick"));
+        Lease lease = lock.tryAcquire(LeaseBounds.of(Duration.ofSeconds(10), Duration.ofSeconds(1))).orElseThrow();
+        clock.advance(Duration.ofMillis(400));
+
+        assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+
+        // Still ours, shortened to what is left of the second, so a scheduler firing late finds the tick taken.
+        assertThat(raw(redkit, lock.key())).isEqualTo(lease.ownerToken());
+        assertThat(redkit.commands().ttl(lock.key())).get().matches(t -> t.compareTo(Duration.ofMillis(600)) <= 0,
+                "what is left of the second after the acquisition");
+        assertThat(lock.tryAcquire()).as("another instance, just after the release").isEmpty();
+        assertThat(lease.isValid()).isFalse();
+        await().atMost(Duration.ofSeconds(5)).until(() -> redkit.commands().exists(lock.key()) == 0);
+        lock.tryAcquire().orElseThrow().release();
+    }
+
+    @Test
+    void aReleaseAfterAtLeastHasPassedDeletesTheKey() {
+        ManualClock clock = new ManualClock();
+        Redkit redkit = client(c -> c.clock(clock));
+        Lock lock = locks(redkit, b -> { }).lock(unique("tick"));
+        Lease lease = lock.tryAcquire(LeaseBounds.of(Duration.ofSeconds(10), Duration.ofSeconds(1))).orElseThrow();
+        clock.advance(Duration.ofMillis(1500));
+
+        assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+
+        assertThat(redkit.commands().exists(lock.key())).isZero();
+    }
+
+    @Test
+    void theWatchdogDoesNotExtendABoundedLeasePastAtMost() {
+        Redkit redkit = client();
+        Lock lock = locks(redkit, b -> b.ttl(Duration.ofMillis(300))).lock(unique("bounded"));
+        Lease lease = lock.tryAcquire(LeaseBounds.atMost(Duration.ofMillis(600))).orElseThrow();
+
+        // Never released: the key expires by its bound although a watchdog extends this Locks' other leases every
+        // 100 ms, and the holder hears of it.
+        await().atMost(Duration.ofSeconds(5)).until(() -> redkit.commands().exists(lock.key()) == 0);
+        await().atMost(Duration.ofSeconds(5)).until(() -> lease.lost().isDone());
+        assertThat(lease.isValid()).isFalse();
+        assertThat(lease.release()).isEqualTo(ReleaseResult.LOST);
+    }
+
+    @Test
+    void onlyTheHolderExtendsABoundedLease() {
+        // A's clock stands still: a paused holder that still believes in its lease when the key has gone to B.
+        ManualClock pausedClock = new ManualClock();
+        Redkit processA = client(c -> c.clock(pausedClock));
+        Redkit processB = client();
+        Lock lockA = locks(processA, b -> { }).lock(unique("job"));
+        Lock lockB = locks(processB, b -> { }).lock(lockA.name());
+        Lease a = lockA.tryAcquire(LeaseBounds.atMost(Duration.ofMillis(300))).orElseThrow();
+
+        assertThat(a.extend(LeaseBounds.atMost(Duration.ofSeconds(20)))).isTrue();
+        assertThat(processA.commands().ttl(a.key())).get()
+                .matches(t -> t.compareTo(Duration.ofSeconds(10)) > 0, "pushed towards the new bound");
+        assertThat(lockB.tryAcquire(LeaseBounds.atMost(Duration.ofSeconds(1)))).isEmpty();
+        assertThat(a.extend(LeaseBounds.atMost(Duration.ofMillis(300)))).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> processA.commands().exists(a.key()) == 0);
+        Lease b = lockB.tryAcquire(LeaseBounds.atMost(Duration.ofSeconds(20))).orElseThrow();
+
+        assertThat(a.isValid()).as("A's own clock").isTrue();
+
+        assertThat(a.extend(LeaseBounds.atMost(Duration.ofSeconds(20)))).as("the key is B's").isFalse();
+        assertThat(a.isValid()).isFalse();
+        assertThat(raw(processB, b.key())).isEqualTo(b.ownerToken());
+        assertThat(processB.commands().ttl(b.key())).get()
+                .matches(t -> t.compareTo(Duration.ofSeconds(20)) <= 0, "B's own bound, not A's extension");
+        assertThat(b.release()).isEqualTo(ReleaseResult.RELEASED);
+        assertThatThrownBy(() -> lockA.tryAcquire().orElseThrow().extend(LeaseBounds.atMost(Duration.ofSeconds(1))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("without LeaseBounds");
+    }
 }

@@ -24,7 +24,7 @@ import io.redkit.RedkitConfig;
         beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
 @ConditionalOnClass(Redkit.class)
 @EnableConfigurationProperties(RedkitProperties.class)
-@Import({RedkitLockConfiguration.class, RedkitCacheConfiguration.class, RedkitLimitConfiguration.class,
+@Import({RedkitLockConfiguration.class, RedkitShedLockConfiguration.class, RedkitCacheConfiguration.class, RedkitLimitConfiguration.class,
         RedkitSessionConfiguration.class, RedkitQueueConfiguration.class})
 public class RedkitAutoConfiguration {
 

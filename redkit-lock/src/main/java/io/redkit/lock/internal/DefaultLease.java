@@ -3,6 +3,7 @@ package io.redkit.lock.internal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -16,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import io.redkit.RedkitException;
 import io.redkit.RedkitTimer;
 import io.redkit.lock.Lease;
+import io.redkit.lock.LeaseBounds;
 import io.redkit.lock.LockLostException;
 import io.redkit.lock.LockScripts;
 import io.redkit.lock.LossReason;
@@ -34,6 +36,10 @@ import io.redkit.lock.internal.ReplicaConfirmation.Extension;
  * flip happened, {@link #isValid()} is false and {@link #ensureHeld()} throws, on every thread. Loss callbacks and
  * the completion of {@link #lost()} run afterwards on the callback executor, never on the watchdog's thread or
  * inside the caller that noticed the loss.
+ *
+ * <p>A lease taken with {@link LeaseBounds} has no extension timer, only the validity timer: its key lives
+ * {@code atMost}, extended by nobody but its holder ({@link #extend(LeaseBounds)}), and its release keeps the key
+ * until {@code atLeast} after the acquisition (or the last extension) when that is still ahead.
  */
 final class DefaultLease implements Lease {
 
@@ -68,6 +74,9 @@ final class DefaultLease implements Lease {
     private final long acquiredAt;
     private final long ttlNanos;
     private final long validityNanos;
+    private final LeaseBounds bounds;
+    /** On the monotonic clock: a release before this keeps the key until then; acquired-at when nothing is kept. */
+    private long keepUntil;
     private final AtomicReference<State> state;
     private final CompletableFuture<LockLostException> lost = new CompletableFuture<>();
     private volatile RedkitTimer.Scheduled extension;
@@ -75,7 +84,7 @@ final class DefaultLease implements Lease {
     private ReleaseResult releaseResult;
 
     DefaultLease(LockRuntime runtime, LockMetrics.Meters meters, String name, String key, String waitingKey,
-            String owner, boolean fenced, long token, long acquiredAt) {
+            String owner, boolean fenced, long token, long acquiredAt, LeaseBounds bounds) {
         this.runtime = runtime;
         this.meters = meters;
         this.name = name;
@@ -85,8 +94,11 @@ final class DefaultLease implements Lease {
         this.fenced = fenced;
         this.token = token;
         this.acquiredAt = acquiredAt;
-        this.ttlNanos = runtime.config().ttl().toNanos();
-        this.validityNanos = ttlNanos - runtime.config().clockDrift().toNanos();
+        this.bounds = bounds;
+        this.ttlNanos = bounds != null ? bounds.atMost().toNanos() : runtime.config().ttl().toNanos();
+        this.validityNanos = ttlNanos - (bounds != null ? bounds.clockDrift() : runtime.config().clockDrift())
+                .toNanos();
+        this.keepUntil = acquiredAt + (bounds != null ? bounds.atLeast().toNanos() : 0);
         this.state = new AtomicReference<>(new Held(acquiredAt + validityNanos));
     }
 
@@ -95,7 +107,7 @@ final class DefaultLease implements Lease {
         // in flight (the extension fires at ttl/3, long before validity ends). A short hold then costs one
         // schedule and one cancel on the shared timer instead of two each (bench lock). Counted from acquired-at,
         // like the validity: an acquire that took long must not push the first extension past the validity.
-        if (runtime.config().watchdog()) {
+        if (bounds == null && runtime.config().watchdog()) {
             scheduleExtension(acquiredAt + ttlNanos / 3 - now());
         } else {
             scheduleExpiry();
@@ -174,6 +186,60 @@ final class DefaultLease implements Lease {
     }
 
     @Override
+    public synchronized boolean extend(LeaseBounds next) {
+        Objects.requireNonNull(next, "bounds");
+        if (bounds == null) {
+            throw new IllegalStateException("lease of '" + name + "' was taken without LeaseBounds: the watchdog "
+                    + "extends it, or nobody (watchdog(false)); only a bounded lease is extended by its holder");
+        }
+        if (releaseResult != null || !(state.get() instanceof Held h)) {
+            return false;
+        }
+        if (h.validUntil() - now() <= 0) {
+            markLost(LossReason.VALIDITY_EXPIRED, null);
+            return false;
+        }
+        long sentAt = now();
+        byte[] ttl = bytes(Long.toString(next.atMost().toMillis()));
+        Extension reply;
+        try {
+            reply = runtime.replicas().active()
+                    ? runtime.replicas().extend(key, bytes(owner), ttl, runtime.commands().profile().timeout(), meters)
+                    : runtime.commands().eval(LockScripts.EXTEND, List.of(key), bytes(owner), ttl) == 1
+                            ? Extension.CONFIRMED : Extension.REFUSED;
+        } catch (RedkitException e) {
+            markLost(LossReason.EXTENSION_FAILED, e); // the key may have been extended: it expires by its bound
+            throw e;
+        }
+        if (reply == Extension.REFUSED) {
+            markLost(LossReason.EXTENSION_REFUSED, null);
+            return false;
+        }
+        if (reply == Extension.UNCONFIRMED) {
+            return false; // a failover could bring back the old expiry: the validity stays the confirmed one
+        }
+        return extendedTo(next, sentAt);
+    }
+
+    /* As for the watchdog's extensions: a reply that came after the validity ran out does not bring the lease back. */
+    private boolean extendedTo(LeaseBounds next, long sentAt) {
+        if (!(state.get() instanceof Held h)) {
+            return false;
+        }
+        if (h.validUntil() - now() <= 0) {
+            markLost(LossReason.VALIDITY_EXPIRED, null);
+            return false;
+        }
+        if (!state.compareAndSet(h, new Held(sentAt + next.atMost().toNanos() - next.clockDrift().toNanos()))) {
+            return false; // lost meanwhile
+        }
+        keepUntil = sentAt + next.atLeast().toNanos();
+        cancelExpiry();
+        scheduleExpiry();
+        return true;
+    }
+
+    @Override
     public synchronized ReleaseResult release() {
         if (releaseResult != null) {
             return releaseResult;
@@ -182,10 +248,16 @@ final class DefaultLease implements Lease {
         long now = now();
         State before = state.get();
         boolean late = !(before instanceof Held h) || h.validUntil() - now <= 0;
+        long kept = keepUntil - now;
         long released;
         try {
-            released = runtime.commands().eval(LockScripts.RELEASE, releaseKeys, bytes(owner),
-                    bytes(runtime.releaseChannel()));
+            // Kept: the key stays, still ours, until atLeast has passed; the owner-checked PEXPIRE says whether
+            // it was still ours, as the compare-and-delete does. Nobody is woken: the lock is not free yet.
+            released = kept > 0
+                    ? runtime.commands().eval(LockScripts.EXTEND, List.of(key), bytes(owner),
+                            bytes(Long.toString(ceilMillis(kept))))
+                    : runtime.commands().eval(LockScripts.RELEASE, releaseKeys, bytes(owner),
+                            bytes(runtime.releaseChannel()));
         } catch (RedkitException e) {
             // The watchdog is stopped and the outcome is unknown or nothing was sent: nothing vouches for the
             // lease any more. The key, if still there, expires by its TTL; release() may be called again.
@@ -396,6 +468,10 @@ final class DefaultLease implements Lease {
 
     private long now() {
         return runtime.clock().nanoTime();
+    }
+
+    private static long ceilMillis(long nanos) {
+        return (nanos + 999_999) / 1_000_000;
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -17,6 +17,7 @@ import io.redkit.RedkitException;
 import io.redkit.ReplicaAck;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lease;
+import io.redkit.lock.LeaseBounds;
 import io.redkit.lock.Lock;
 import io.redkit.lock.LockBusyException;
 import io.redkit.lock.LockConfig;
@@ -62,7 +63,16 @@ final class DefaultLock implements Lock {
 
     @Override
     public Optional<Lease> tryAcquire() {
-        Attempt attempt = attempt(0);
+        return tryOnce(null);
+    }
+
+    @Override
+    public Optional<Lease> tryAcquire(LeaseBounds bounds) {
+        return tryOnce(Objects.requireNonNull(bounds, "bounds"));
+    }
+
+    private Optional<Lease> tryOnce(LeaseBounds bounds) {
+        Attempt attempt = attempt(0, bounds);
         if (attempt.lease != null) {
             return Optional.of(attempt.lease);
         }
@@ -91,7 +101,7 @@ final class DefaultLock implements Lock {
             CompletableFuture<Void> signal = wake ? signals.register(key) : new CompletableFuture<>();
             try {
                 long left = deadline - runtime.clock().nanoTime();
-                Attempt attempt = attempt(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                Attempt attempt = attempt(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)), null);
                 if (attempt.lease != null) {
                     return Optional.of(attempt.lease);
                 }
@@ -125,20 +135,21 @@ final class DefaultLock implements Lock {
         return LockedRun.run((DefaultLease) lease, work);
     }
 
-    private Attempt attempt(long waitMillis) {
+    /** One attempt; {@code bounds} null for a lease of the configured TTL under the watchdog. */
+    private Attempt attempt(long waitMillis, LeaseBounds bounds) {
         if (!runtime.replicas().active()) {
-            return attempt(runtime.commands(), null, waitMillis); // the hot path: shared connection, no WAIT
+            return attempt(runtime.commands(), null, waitMillis, bounds); // the hot path: shared connection, no WAIT
         }
         // WAIT counts only its own connection's writes and blocks it: the script and its WAIT go on one of our own.
         try (DedicatedConnection connection = runtime.replicas().connection()) {
-            return attempt(connection.ops(), connection, waitMillis);
+            return attempt(connection.ops(), connection, waitMillis, bounds);
         }
     }
 
-    private Attempt attempt(RedisOps redis, DedicatedConnection confirming, long waitMillis) {
+    private Attempt attempt(RedisOps redis, DedicatedConnection confirming, long waitMillis, LeaseBounds bounds) {
         String owner = OwnerTokens.next();
         long startedAt = runtime.clock().nanoTime();
-        Taken taken = take(redis, owner, waitMillis);
+        Taken taken = take(redis, owner, waitMillis, bounds != null ? bounds.atMost() : config.ttl());
         if (!taken.acquired()) {
             return new Attempt(null, taken.value());
         }
@@ -146,14 +157,14 @@ final class DefaultLock implements Lock {
             confirmReplicated(confirming, owner);
         }
         if (fencing.mode() == Fencing.Mode.EXTERNAL) {
-            return drawAndConfirm(owner, startedAt);
+            return drawAndConfirm(owner, startedAt, bounds);
         }
-        return leased(owner, fencing.mode() == Fencing.Mode.REDIS_COUNTER, taken.value(), startedAt);
+        return leased(owner, fencing.mode() == Fencing.Mode.REDIS_COUNTER, taken.value(), startedAt, bounds);
     }
 
     /** The acquire script: taken with its fencing token (0 without), or busy with the holder's remaining TTL. */
-    private Taken take(RedisOps redis, String owner, long waitMillis) {
-        String ttl = Long.toString(config.ttl().toMillis());
+    private Taken take(RedisOps redis, String owner, long waitMillis, Duration ttlOfLease) {
+        String ttl = Long.toString(ttlOfLease.toMillis());
         String wait = Long.toString(waitMillis);
         try {
             if (fencing.mode() == Fencing.Mode.REDIS_COUNTER) {
@@ -213,7 +224,7 @@ final class DefaultLock implements Lock {
      * can only acquire after that check, and so draws after us: tokens follow acquisition order. A holder that
      * stalled between its SET and its draw past the TTL fails the check; its token is never used.
      */
-    private Attempt drawAndConfirm(String owner, long startedAt) {
+    private Attempt drawAndConfirm(String owner, long startedAt, LeaseBounds bounds) {
         long token;
         try {
             token = fencing.source().orElseThrow().next(name);
@@ -229,7 +240,7 @@ final class DefaultLock implements Lock {
             throw e;
         }
         if (confirmed == 1) {
-            return leased(owner, true, token, startedAt);
+            return leased(owner, true, token, startedAt, bounds);
         }
         return new Attempt(null, 0); // expired before the check: not acquired; a waiter tries again
     }
@@ -253,19 +264,20 @@ final class DefaultLock implements Lock {
      * after that is not one: handing out a lease already invalid would make isValid() false from its first
      * call while Redis may still hold the key. Give it back and report busy.
      */
-    private Attempt leased(String owner, boolean fenced, long token, long startedAt) {
-        long validity = config.ttl().toNanos() - config.clockDrift().toNanos();
+    private Attempt leased(String owner, boolean fenced, long token, long startedAt, LeaseBounds bounds) {
+        long validity = bounds != null ? bounds.atMost().toNanos() - bounds.clockDrift().toNanos()
+                : config.ttl().toNanos() - config.clockDrift().toNanos();
         if (startedAt + validity - runtime.clock().nanoTime() <= 0) {
             giveBack(owner);
             return new Attempt(null, 0);
         }
-        return new Attempt(newLease(owner, fenced, token, startedAt), 0);
+        return new Attempt(newLease(owner, fenced, token, startedAt, bounds), 0);
     }
 
-    private DefaultLease newLease(String owner, boolean fenced, long token, long startedAt) {
+    private DefaultLease newLease(String owner, boolean fenced, long token, long startedAt, LeaseBounds bounds) {
         meters.acquired();
         DefaultLease lease = new DefaultLease(runtime, meters, name, key, acquireKeys.get(1), owner, fenced, token,
-                startedAt);
+                startedAt, bounds);
         lease.start();
         return lease;
     }
