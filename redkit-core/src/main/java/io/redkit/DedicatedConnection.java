@@ -2,6 +2,7 @@ package io.redkit;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Optional;
 
 /**
  * A connection of one's own from the bounded dedicated pool, for blocking reads and other commands that must not
@@ -43,6 +44,17 @@ public interface DedicatedConnection extends AutoCloseable {
      * @throws RedkitException when Redis could not be asked (the writes' fate is then unknown)
      */
     ReplicaAck awaitReplicas(int replicas, Duration timeout, Collection<String> writtenKeys);
+
+    /**
+     * Reads {@code key} where {@link #awaitReplicas} waited for it. On Cluster, from the master the slot map names
+     * for its slot, following no redirect: empty when the key is not there, or when that node answers that the slot
+     * has moved or is being migrated ({@code MOVED}, {@code ASK}). A write this connection sent was then redirected
+     * to another node, which the {@code WAIT} did not ask, and its confirmation says nothing about it. Elsewhere, a
+     * plain read on this connection.
+     *
+     * @throws RedkitException when Redis could not be asked
+     */
+    Optional<byte[]> getWhereConfirmed(String key);
 
     /** Gives the connection back to the pool (or closes it if it is unhealthy). */
     @Override

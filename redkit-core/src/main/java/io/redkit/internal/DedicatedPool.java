@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
@@ -190,6 +191,39 @@ public final class DedicatedPool implements AutoCloseable {
             }
             long acked = waitFor(((StatefulRedisConnection<String, byte[]>) c).async(), replicas, timeout);
             return new ReplicaAck(replicas, (int) Math.min(replicas, acked));
+        }
+
+        @Override
+        public Optional<byte[]> getWhereConfirmed(String key) {
+            Objects.requireNonNull(key, "key");
+            StatefulConnection<String, byte[]> c = connection();
+            if (!(c instanceof StatefulRedisClusterConnection<String, byte[]> cluster)) {
+                return ops.get(key);
+            }
+            RedisClusterNode master = cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+            if (master == null || master.getUri() == null) {
+                return Optional.empty();
+            }
+            Duration deadline = connector.config().requestProfile().timeout();
+            try {
+                byte[] value = cluster.getConnection(master.getUri().getHost(), master.getUri().getPort()).async()
+                        .get(key).get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+                return Optional.ofNullable(value);
+            } catch (ExecutionException e) {
+                String message = String.valueOf(e.getCause() == null ? null : e.getCause().getMessage());
+                if (message.startsWith("MOVED") || message.startsWith("ASK")) {
+                    return Optional.empty(); // the slot is no longer (only) there: the write went elsewhere
+                }
+                throw ExceptionTranslator.translate("GET", e.getCause(), deadline);
+            } catch (TimeoutException e) {
+                markUnhealthy();
+                throw new RedisTimeoutException("GET", deadline, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RedkitException("interrupted while reading " + key, Outcome.UNKNOWN, e);
+            } catch (RuntimeException e) {
+                throw ExceptionTranslator.translate("GET", e, deadline);
+            }
         }
 
         // Each master of the written keys is waited for on this connection's own node connection to it: the one

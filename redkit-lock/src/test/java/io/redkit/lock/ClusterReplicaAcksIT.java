@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.lettuce.core.cluster.SlotHash;
 import io.redkit.Redkit;
 import io.redkit.testing.RedisClusterExtension;
 import io.redkit.testing.RedisServer;
@@ -71,6 +72,31 @@ class ClusterReplicaAcksIT {
                         e -> assertThat(e.acknowledged()).isZero());
             } finally {
                 replica.resume();
+            }
+        }
+    }
+
+    /*
+     * A lock whose slot has just moved: the client's slot map still names the old master, the script is redirected
+     * (MOVED) to the new one, and a WAIT sent to the old one would answer at once from what its replica already had.
+     * The new master's replica is paused, so only a confirmation asked of the node that took the lock can refuse.
+     */
+    @Test
+    void anAcquisitionRedirectedByASlotMoveIsNotConfirmedByTheOldMaster() {
+        try (Redkit redkit = Redkit.connect(cluster.url()); Locks locks = Locks.create(redkit, LockConfig.builder()
+                .replicaAckTimeout(Duration.ofMillis(200)).build())) {
+            Lock lock = locks.lock("moving-" + UUID.randomUUID());
+            RedisServer source = cluster.masterForKey(lock.key());
+            lock.tryAcquire().orElseThrow().close(); // confirmed on the old master; the slot map names it
+            RedisServer target = cluster.masters().stream().filter(m -> m != source).findFirst().orElseThrow();
+            RedisServer targetReplica = cluster.cluster().replicaOf(target);
+            cluster.cluster().migrateSlot(SlotHash.getSlot(lock.key()), target);
+            targetReplica.pause();
+            try {
+                assertThatThrownBy(lock::tryAcquire).isInstanceOf(LockNotReplicatedException.class);
+                assertThat(redkit.commands().exists(lock.key())).as("given back where it was taken").isZero();
+            } finally {
+                targetReplica.resume();
             }
         }
     }

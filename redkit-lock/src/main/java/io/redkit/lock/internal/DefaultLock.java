@@ -13,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import io.redkit.DedicatedConnection;
 import io.redkit.Outcome;
 import io.redkit.RedisOps;
+import io.redkit.RedisUnavailableException;
 import io.redkit.RedkitException;
 import io.redkit.ReplicaAck;
 import io.redkit.lock.Fencing;
@@ -210,8 +211,25 @@ final class DefaultLock implements Lock {
         }
         long waited = runtime.clock().nanoTime() - sentAt;
         if (ack.confirmed()) {
-            meters.replicasConfirmed(LockMetrics.ReplicaOp.ACQUIRE, waited);
-            return;
+            boolean there;
+            try {
+                there = runtime.replicas().whereConfirmed(connection, key, bytes(owner));
+            } catch (RedkitException e) {
+                meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, waited);
+                giveBackNow(runtime.commands(), owner);
+                throw new LockNotReplicatedException(name, runtime.replicas().timeout(), e);
+            }
+            if (there) {
+                meters.replicasConfirmed(LockMetrics.ReplicaOp.ACQUIRE, waited);
+                return;
+            }
+            // Redirected: the lock is on another node, which no WAIT asked. Given back there (the shared connection
+            // follows the redirect), and refused.
+            meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.SLOT_MOVED, waited);
+            giveBackNow(runtime.commands(), owner);
+            throw new LockNotReplicatedException(name, runtime.replicas().timeout(), new RedisUnavailableException(
+                    "the slot of '" + key + "' moved while the lock was taken (MOVED/ASK): the replicas that confirmed"
+                            + " were not those of the node that took it", Outcome.NOT_EXECUTED, null));
         }
         meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.TOO_FEW_REPLICAS, waited);
         giveBackNow(connection.ops(), owner);

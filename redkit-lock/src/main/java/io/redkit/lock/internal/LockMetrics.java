@@ -130,7 +130,9 @@ final class LockMetrics {
         /** Fewer replicas than required confirmed within the timeout. */
         TOO_FEW_REPLICAS,
         /** The wait itself failed (timed out on the client, connection lost, pool exhausted). */
-        WAIT_FAILED;
+        WAIT_FAILED,
+        /** On Cluster, the write was redirected (the slot moved or is being migrated): the wait asked another node. */
+        SLOT_MOVED;
 
         String tag() {
             return name().toLowerCase(java.util.Locale.ROOT);

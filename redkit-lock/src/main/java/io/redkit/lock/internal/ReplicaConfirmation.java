@@ -1,6 +1,7 @@
 package io.redkit.lock.internal;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -31,6 +32,7 @@ final class ReplicaConfirmation {
     private final Duration timeout;
     private final Supplier<DedicatedConnection> dedicated;
     private final boolean active;
+    private final boolean cluster;
     private final RedkitClock clock;
 
     ReplicaConfirmation(ReplicaAcks acks, Duration timeout, Topology topology, Supplier<DedicatedConnection> dedicated,
@@ -39,6 +41,7 @@ final class ReplicaConfirmation {
         this.clock = clock;
         this.timeout = timeout;
         this.dedicated = dedicated;
+        this.cluster = topology == Topology.CLUSTER;
         this.active = acks.mode() == ReplicaAcks.Mode.COUNT
                 || acks.mode() == ReplicaAcks.Mode.AUTO && topology != Topology.STANDALONE;
     }
@@ -63,6 +66,17 @@ final class ReplicaConfirmation {
         return acks.mode() == ReplicaAcks.Mode.COUNT
                 ? connection.awaitReplicas(acks.count(), timeout, List.of(key))
                 : connection.awaitReplicas(timeout, List.of(key));
+    }
+
+    /**
+     * Whether {@code key} holds {@code owner} on the node the wait asked. On Cluster a write that met a slot being
+     * migrated ({@code ASK}) or already moved ({@code MOVED}, before the slot map is refreshed) was taken by another
+     * node than the one the slot map names, where the {@code WAIT} went: that node wrote nothing on this connection
+     * and answers at once that its replicas have it all. Read there, without following the redirect, the key is not
+     * ours, and the confirmation is worth nothing. Elsewhere the wait asked the one master: true without a read.
+     */
+    boolean whereConfirmed(DedicatedConnection connection, String key, byte[] owner) {
+        return !cluster || connection.getWhereConfirmed(key).map(v -> Arrays.equals(v, owner)).orElse(false);
     }
 
     /** How long the replicas are given. */
@@ -99,6 +113,17 @@ final class ReplicaConfirmation {
                 return Extension.UNCONFIRMED;
             }
             if (ack.confirmed()) {
+                boolean there;
+                try {
+                    there = whereConfirmed(connection, key, owner);
+                } catch (RedkitException e) {
+                    there = false;
+                }
+                if (!there) {
+                    meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.SLOT_MOVED,
+                            clock.nanoTime() - waitFrom);
+                    return Extension.UNCONFIRMED;
+                }
                 meters.replicasConfirmed(LockMetrics.ReplicaOp.EXTEND, clock.nanoTime() - waitFrom);
                 return Extension.CONFIRMED;
             }
