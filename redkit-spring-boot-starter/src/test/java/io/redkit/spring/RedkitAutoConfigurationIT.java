@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -22,10 +23,12 @@ import io.redkit.limit.Limits;
 import io.redkit.lock.Lease;
 import io.redkit.lock.Locks;
 import io.redkit.session.SessionStore;
+import io.redkit.shedlock.RedkitLockProvider;
 import io.redkit.spring.health.RedkitCacheHealthIndicator;
 import io.redkit.spring.health.RedkitSessionsHealthIndicator;
 import io.redkit.stream.StreamQueue;
 import io.redkit.testing.RedisServerExtension;
+import net.javacrumbs.shedlock.core.LockProvider;
 
 /** The client and the feature beans, from properties, against a real redis-server. */
 class RedkitAutoConfigurationIT {
@@ -199,6 +202,28 @@ class RedkitAutoConfigurationIT {
             c = c.getCause();
         }
         return c;
+    }
+
+    @Test
+    void shedLocksProviderIsRedkitsUnlessTheApplicationHasItsOwnOrNoShedLock() {
+        connected().run(context -> assertThat(context).getBean(LockProvider.class)
+                .isInstanceOf(RedkitLockProvider.class));
+        connected().withUserConfiguration(OwnLockProvider.class).run(context -> {
+            assertThat(context).hasSingleBean(LockProvider.class);
+            assertThat(context.getBean(LockProvider.class)).isSameAs(OwnLockProvider.PROVIDER);
+        });
+        connected().withClassLoader(new FilteredClassLoader(LockProvider.class)).run(context -> assertThat(context)
+                .hasNotFailed().doesNotHaveBean(RedkitLockProvider.class).hasSingleBean(Locks.class));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLockProvider {
+        static final LockProvider PROVIDER = configuration -> Optional.empty();
+
+        @Bean
+        LockProvider ownLockProvider() {
+            return PROVIDER;
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
