@@ -1,5 +1,7 @@
 package io.redkit.spring;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,6 +30,8 @@ import io.redkit.RedkitConfig;
         RedkitSessionConfiguration.class, RedkitQueueConfiguration.class})
 public class RedkitAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(RedkitAutoConfiguration.class);
+
     /**
      * The client configuration: the URL, then each {@code redkit.*} setting that was given, and the context's
      * meter registry when there is exactly one.
@@ -36,7 +40,10 @@ public class RedkitAutoConfiguration {
     @ConditionalOnMissingBean
     public RedkitConfig redkitConfig(RedkitProperties properties, Environment environment,
             ObjectProvider<MeterRegistry> meters) {
-        return ClientSettings.config(properties, ClientSettings.url(properties, environment), meters.getIfUnique());
+        ClientSettings.Url url = ClientSettings.url(properties, environment);
+        RedkitConfig config = ClientSettings.config(properties, url.url(), meters.getIfUnique());
+        log.info("redkit '{}': Redis at {} (from {})", config.name(), config.maskedUrl(), url.source());
+        return config;
     }
 
     /** The client: connects at start-up (a wrong address or password fails the start), closed with the context. */

@@ -1,10 +1,15 @@
 package io.redkit.spring;
 
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
+import org.springframework.cache.config.CacheManagementConfigUtils;
+import org.springframework.cache.interceptor.CacheInterceptor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -30,6 +35,22 @@ class RedkitCacheConfiguration {
     @Bean(destroyMethod = "close")
     RedkitCacheManager cacheManager(Redkit redkit, RedkitProperties properties) {
         return new RedkitCacheManager(redkit, properties.getCache());
+    }
+
+    /**
+     * A WARN when caches are configured but caching is not enabled: without {@code @EnableCaching}, {@code
+     * @Cacheable} silently does nothing (every call loads) while the cache's health says all is well.
+     */
+    @Bean
+    static SmartInitializingSingleton redkitCachingEnabledCheck(ListableBeanFactory beans) {
+        return () -> {
+            if (beans.getBeanNamesForType(CacheInterceptor.class, false, false).length == 0
+                    && !beans.containsBean(CacheManagementConfigUtils.CACHE_ASPECT_BEAN_NAME)) {
+                LoggerFactory.getLogger(RedkitCacheManager.class).warn("redkit: caches are configured"
+                        + " (redkit.cache.caches) but caching is not enabled: @Cacheable and @CacheEvict do nothing"
+                        + " until a @Configuration class has @EnableCaching");
+            }
+        };
     }
 
     /**
