@@ -1,56 +1,53 @@
 package io.redkit.cache;
 
+import java.lang.reflect.Type;
 import java.util.Objects;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import io.redkit.json.Json;
+import io.redkit.json.JsonBinding;
 
 /**
- * JSON through Jackson: the default codec. Readers and writers are prepared once, so a hit costs one parse.
+ * JSON through Jackson 3 or Jackson 2 ({@link Json}): the default codec. The binding is prepared once, so a hit
+ * costs one parse.
  *
  * @param <V> the value type
  */
 public final class JacksonCodec<V> implements CacheCodec<V> {
 
-    private static final ObjectMapper DEFAULT_MAPPER = new ObjectMapper().findAndRegisterModules();
+    private final JsonBinding<V> binding;
 
-    private final ObjectReader reader;
-    private final ObjectWriter writer;
-
-    private JacksonCodec(ObjectMapper mapper, JavaType type) {
-        this.reader = mapper.readerFor(type);
-        this.writer = mapper.writerFor(type);
+    private JacksonCodec(JsonBinding<V> binding) {
+        this.binding = binding;
     }
 
-    /** JSON of {@code type} with a mapper that has every module on the class path registered. */
+    /** JSON of {@code type} through {@link Json#defaults()}: the Jackson on the class path, redkit's settings. */
     public static <V> JacksonCodec<V> of(Class<V> type) {
-        return of(DEFAULT_MAPPER, type);
+        return using(Json.defaults(), type);
     }
 
-    /** JSON of {@code type} with the given mapper. */
-    public static <V> JacksonCodec<V> of(ObjectMapper mapper, Class<V> type) {
-        Objects.requireNonNull(mapper, "mapper");
-        Objects.requireNonNull(type, "type");
-        return new JacksonCodec<>(mapper, mapper.constructType(type));
+    /**
+     * JSON of {@code type} through the given library and mapper: the application's own, as {@code
+     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     */
+    public static <V> JacksonCodec<V> using(Json json, Class<V> type) {
+        return using(json, (Type) type);
     }
 
-    /** JSON of a generic type ({@code new TypeReference<List<Product>>() {}}). */
-    public static <V> JacksonCodec<V> of(ObjectMapper mapper, TypeReference<V> type) {
-        Objects.requireNonNull(mapper, "mapper");
-        Objects.requireNonNull(type, "type");
-        return new JacksonCodec<>(mapper, mapper.constructType(type));
+    /** JSON of a generic type ({@code new TypeReference<List<Product>>() {}.getType()}, from either Jackson). */
+    public static <V> JacksonCodec<V> using(Json json, Type type) {
+        Objects.requireNonNull(json, "json");
+        return new JacksonCodec<>(json.bind(Objects.requireNonNull(type, "type")));
     }
+
+
 
     @Override
     public byte[] encode(V value) throws Exception {
-        return writer.writeValueAsBytes(value);
+        return binding.write(value);
     }
 
     @Override
     public V decode(byte[] bytes) throws Exception {
-        return reader.readValue(bytes);
+        return binding.read(bytes);
     }
 }

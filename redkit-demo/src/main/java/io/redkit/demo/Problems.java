@@ -9,9 +9,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * RFC 9457 problem details, as {@code application/problem+json} in UTF-8: {@code type}, {@code title},
@@ -22,7 +21,7 @@ import jakarta.servlet.http.HttpServletResponse;
 final class Problems {
 
     static final MediaType PROBLEM_JSON = MediaType.parseMediaType("application/problem+json;charset=UTF-8");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonMapper JSON = new JsonMapper();
 
     private Problems() {
     }
@@ -57,10 +56,6 @@ final class Problems {
     }
 
     static byte[] bytes(Map<String, Object> body) {
-        try {
-            return JSON.writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new IllegalStateException("a map of strings and numbers is always JSON", e);
-        }
+        return JSON.writeValueAsBytes(body);
     }
 }

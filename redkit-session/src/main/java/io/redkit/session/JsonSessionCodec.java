@@ -2,45 +2,44 @@ package io.redkit.session;
 
 import java.util.Objects;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import io.redkit.json.Json;
+import io.redkit.json.JsonBinding;
 
 /**
- * Session data as JSON through Jackson, the default codec. Reader and writer are prepared once, so a load costs
- * one parse.
+ * Session data as JSON through Jackson 3 or Jackson 2 ({@link Json}), the default codec. The binding is prepared
+ * once, so a load costs one parse.
  *
  * @param <T> the data type
  */
 public final class JsonSessionCodec<T> implements SessionCodec<T> {
 
-    private static final ObjectMapper DEFAULT_MAPPER = new ObjectMapper().findAndRegisterModules();
+    private final JsonBinding<T> binding;
 
-    private final ObjectReader reader;
-    private final ObjectWriter writer;
-
-    private JsonSessionCodec(ObjectMapper mapper, Class<T> type) {
-        this.reader = mapper.readerFor(Objects.requireNonNull(type, "type"));
-        this.writer = mapper.writerFor(type);
+    private JsonSessionCodec(Json json, Class<T> type) {
+        this.binding = Objects.requireNonNull(json, "json").bind(Objects.requireNonNull(type, "type"));
     }
 
-    /** JSON of {@code type}, with every Jackson module on the class path registered. */
+    /** JSON of {@code type} through {@link Json#defaults()}: the Jackson on the class path, redkit's settings. */
     public static <T> JsonSessionCodec<T> of(Class<T> type) {
-        return new JsonSessionCodec<>(DEFAULT_MAPPER, type);
+        return new JsonSessionCodec<>(Json.defaults(), type);
     }
 
-    /** JSON of {@code type} with the caller's mapper. */
-    public static <T> JsonSessionCodec<T> of(ObjectMapper mapper, Class<T> type) {
-        return new JsonSessionCodec<>(Objects.requireNonNull(mapper, "mapper"), type);
+    /**
+     * JSON of {@code type} through the given library and mapper: the application's own, as {@code
+     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     */
+    public static <T> JsonSessionCodec<T> using(Json json, Class<T> type) {
+        return new JsonSessionCodec<>(json, type);
     }
+
 
     @Override
     public byte[] encode(T data) throws Exception {
-        return writer.writeValueAsBytes(data);
+        return binding.write(data);
     }
 
     @Override
     public T decode(byte[] bytes) throws Exception {
-        return reader.readValue(bytes);
+        return binding.read(bytes);
     }
 }

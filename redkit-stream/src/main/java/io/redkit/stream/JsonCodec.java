@@ -2,50 +2,45 @@ package io.redkit.stream;
 
 import java.util.Objects;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JavaType;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.ObjectWriter;
+import io.redkit.json.Json;
+import io.redkit.json.JsonBinding;
 
 /**
- * JSON through Jackson, the default payload codec. Properties this release does not know are ignored, so that a
- * producer deployed ahead of its consumers may add a field without every message of the rollout going to the
- * dead-letter stream.
+ * JSON through Jackson 3 or Jackson 2 ({@link Json}), the default payload codec. With the default mapper,
+ * properties this release does not know are ignored, so that a producer deployed ahead of its consumers may add a
+ * field without every message of the rollout going to the dead-letter stream.
  *
  * @param <T> the payload type
  */
 public final class JsonCodec<T> implements MessageCodec<T> {
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().findAndRegisterModules()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private final JsonBinding<T> binding;
 
-    private final ObjectReader reader;
-    private final ObjectWriter writer;
-
-    private JsonCodec(ObjectMapper mapper, JavaType type) {
-        this.reader = mapper.readerFor(type);
-        this.writer = mapper.writerFor(type);
+    private JsonCodec(Json json, Class<T> type) {
+        this.binding = Objects.requireNonNull(json, "json").bind(Objects.requireNonNull(type, "type"));
     }
 
-    /** JSON of {@code type}, with every Jackson module on the class path and unknown properties ignored. */
+    /** JSON of {@code type} through {@link Json#defaults()}: the Jackson on the class path, redkit's settings. */
     public static <T> JsonCodec<T> of(Class<T> type) {
-        return new JsonCodec<>(MAPPER, MAPPER.constructType(Objects.requireNonNull(type, "type")));
+        return new JsonCodec<>(Json.defaults(), type);
     }
 
-    /** JSON of {@code type} with the caller's mapper, as it is configured. */
-    public static <T> JsonCodec<T> of(ObjectMapper mapper, Class<T> type) {
-        Objects.requireNonNull(mapper, "mapper");
-        return new JsonCodec<>(mapper, mapper.constructType(Objects.requireNonNull(type, "type")));
+    /**
+     * JSON of {@code type} through the given library and mapper: the application's own, as {@code
+     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     */
+    public static <T> JsonCodec<T> using(Json json, Class<T> type) {
+        return new JsonCodec<>(json, type);
     }
+
 
     @Override
     public byte[] encode(T payload) throws Exception {
-        return writer.writeValueAsBytes(payload);
+        return binding.write(payload);
     }
 
     @Override
     public T decode(byte[] bytes) throws Exception {
-        return reader.readValue(bytes);
+        return binding.read(bytes);
     }
 }

@@ -25,8 +25,8 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
  *
  * <ul>
  *   <li>no Lettuce or Netty type outside redkit-core: feature code sees redkit's seam only;
- *   <li>a feature module depends on redkit-core's API ({@code io.redkit}) only: not on core's {@code internal},
- *       not on another feature module;
+ *   <li>a feature module depends on redkit-core's API ({@code io.redkit}, {@code io.redkit.json}) only: not on
+ *       core's {@code internal}, not on another feature module;
  *   <li>no module reaches into another module's {@code internal} package;
  *   <li>public API types do not expose an {@code internal} type in a public signature.
  * </ul>
@@ -111,7 +111,7 @@ public final class ArchitectureRules {
             String p = c.getPackageName();
             boolean redkit = p.equals(CORE) || p.startsWith(CORE + ".");
             boolean own = p.equals(feature) || p.startsWith(feature + ".");
-            return redkit && !own && !p.equals(CORE);
+            return redkit && !own && !p.equals(CORE) && !p.equals(CORE + ".json");
         });
     }
 

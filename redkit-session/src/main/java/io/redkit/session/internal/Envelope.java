@@ -1,16 +1,10 @@
 package io.redkit.session.internal;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
-
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import java.util.function.BiPredicate;
 
 import io.redkit.session.SessionId;
 
@@ -41,7 +35,6 @@ final class Envelope {
     static final int FORMAT = 2;
     /** The first format: no revision (read as 0). */
     static final int FIRST_FORMAT = 1;
-    private static final JsonFactory JSON = new JsonFactory();
     private static final int FINGERPRINT_CHARS = 16;
 
     /** What stored bytes turned out to be. */
@@ -62,19 +55,14 @@ final class Envelope {
     static byte[] write(SessionId id, String userId, long createdAt, long expiresAt, long revision, int dataVersion,
             byte[] payload) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(160 + userId.length() + payload.length);
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartObject();
-            g.writeNumberField("v", FORMAT);
-            g.writeNumberField("exp", expiresAt);
-            g.writeNumberField("rev", revision);
-            g.writeNumberField("iat", createdAt);
-            g.writeNumberField("dv", dataVersion);
-            g.writeStringField("sid", fingerprint(id));
-            g.writeStringField("uid", userId);
-            g.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("writing to memory cannot fail", e);
-        }
+        HeaderJson.number(out, "v", FORMAT);
+        HeaderJson.number(out, "exp", expiresAt);
+        HeaderJson.number(out, "rev", revision);
+        HeaderJson.number(out, "iat", createdAt);
+        HeaderJson.number(out, "dv", dataVersion);
+        HeaderJson.string(out, "sid", fingerprint(id));
+        HeaderJson.string(out, "uid", userId);
+        out.write('}');
         out.write('\n');
         out.writeBytes(payload);
         return out.toByteArray();
@@ -89,48 +77,28 @@ final class Envelope {
         if (newline < 0) {
             return Opened.CORRUPT;
         }
-        int format = -1;
-        long exp = -1;
-        long iat = -1;
-        long rev = 0;
-        int dv = -1;
-        String sid = null;
-        String uid = null;
-        try (JsonParser p = JSON.createParser(bytes, 0, newline)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                return Opened.CORRUPT;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                switch (field) {
-                    case "v" -> format = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
-                    case "exp" -> exp = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
-                    case "iat" -> iat = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
-                    case "rev" -> rev = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : -1;
-                    case "dv" -> dv = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
-                    case "sid" -> sid = value == JsonToken.VALUE_STRING ? p.getText() : null;
-                    case "uid" -> uid = value == JsonToken.VALUE_STRING ? p.getText() : null;
-                    default -> p.skipChildren();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
+        Fields f = new Fields();
+        try {
+            HeaderJson.read(bytes, newline, f);
+        } catch (IllegalArgumentException e) {
             return Opened.CORRUPT;
         }
-        if (format > FORMAT) {
+        if (f.format > FORMAT) {
             return Opened.NEWER;
         }
-        if (format < FIRST_FORMAT || exp < 0 || iat < 0 || rev < 0 || dv < 0 || sid == null || uid == null) {
+        if (f.format < FIRST_FORMAT || f.exp < 0 || f.iat < 0 || f.rev < 0 || f.dv < 0 || f.sid == null
+                || f.uid == null) {
             return Opened.CORRUPT;
         }
-        if (!MessageDigest.isEqual(sid.getBytes(StandardCharsets.US_ASCII),
+        if (!MessageDigest.isEqual(f.sid.getBytes(StandardCharsets.US_ASCII),
                 fingerprint(id).getBytes(StandardCharsets.US_ASCII))) {
             return Opened.CORRUPT;
         }
-        if (dv > ourDataVersion) {
+        if (f.dv > ourDataVersion) {
             return Opened.NEWER;
         }
-        return new Opened(Status.VALID, exp, iat, rev, dv, uid, Arrays.copyOfRange(bytes, newline + 1, bytes.length));
+        return new Opened(Status.VALID, f.exp, f.iat, f.rev, f.dv, f.uid,
+                Arrays.copyOfRange(bytes, newline + 1, bytes.length));
     }
 
     /** Whether stored bytes are in the first format (written before revisions, under the raw id). */
@@ -142,6 +110,36 @@ final class Envelope {
     /** 16 characters of base64url of SHA-256 of the id (its digest's first 12 bytes): binds a value to its id. */
     static String fingerprint(SessionId id) {
         return id.digest().substring(0, FINGERPRINT_CHARS);
+    }
+
+    /** The header's fields as read; -1 or null where absent or of the wrong kind. */
+    private static final class Fields implements BiPredicate<String, Object> {
+        int format = -1;
+        long exp = -1;
+        long iat = -1;
+        long rev;
+        int dv = -1;
+        String sid;
+        String uid;
+
+        /** Takes one field; stops at a format above ours, whose other fields this release cannot know. */
+        @Override
+        public boolean test(String name, Object value) {
+            long number = value instanceof Long l ? l : -1;
+            switch (name) {
+                case "v" -> format = number > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) number;
+                case "exp" -> exp = number;
+                case "iat" -> iat = number;
+                case "rev" -> rev = number;
+                case "dv" -> dv = number > Integer.MAX_VALUE ? -1 : (int) number;
+                case "sid" -> sid = value instanceof String t ? t : null;
+                case "uid" -> uid = value instanceof String t ? t : null;
+                default -> {
+                    // a field of a later format: ignored
+                }
+            }
+            return format <= FORMAT;
+        }
     }
 
     private static int indexOf(byte[] bytes, byte b) {

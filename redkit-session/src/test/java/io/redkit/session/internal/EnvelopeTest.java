@@ -80,4 +80,25 @@ class EnvelopeTest {
         assertThat(Envelope.open(id, olderData, 4).status()).isEqualTo(Envelope.Status.VALID);
         assertThat(sid).hasSize(16);
     }
+
+    @Test
+    void aHeaderWrittenByAnotherLibraryIsRead() {
+        // Spaces, escaped slashes and unicode escapes, as another language's JSON writer may produce them.
+        String header = "{ \"v\": 2, \"exp\": 2000, \"rev\": 1, \"iat\": 1000, \"dv\": 1, \"sid\": \""
+                + Envelope.fingerprint(id) + "\", \"uid\": \"ren\\u00e9\\/\\u0001\\ud83d\\ude00\" }\n{}";
+        Envelope.Opened opened = Envelope.open(id, header.getBytes(StandardCharsets.UTF_8), 1);
+
+        assertThat(opened.status()).isEqualTo(Envelope.Status.VALID);
+        assertThat(opened.userId()).isEqualTo("ren\u00e9/\u0001\ud83d\ude00");
+    }
+
+    @Test
+    void anyUserIdComesBackAsItWasWritten() {
+        for (String uid : new String[] {"", "ren\u00e9 \ud83d\ude00", "tab\tcr\r\u0000\u001f\u007f",
+            "back\\slash\"q\"", "</script>"}) {
+            byte[] bytes = Envelope.write(id, uid, 1, 2, 0, 1, "{}".getBytes());
+            assertThat(new String(bytes, StandardCharsets.UTF_8)).as(uid).containsOnlyOnce("\n");
+            assertThat(Envelope.open(id, bytes, 1).userId()).as(uid).isEqualTo(uid);
+        }
+    }
 }
