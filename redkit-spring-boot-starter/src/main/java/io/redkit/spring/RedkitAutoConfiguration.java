@@ -2,18 +2,23 @@ package io.redkit.spring;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
+import io.redkit.json.Json;
+import io.redkit.spring.internal.ApplicationJson;
 
 /**
  * Auto-configuration of one {@link Redkit} from {@code redkit.*} (or {@code REDIS_URL}), closed with the context,
@@ -51,5 +56,35 @@ public class RedkitAutoConfiguration {
     @ConditionalOnMissingBean
     public Redkit redkit(RedkitConfig config) {
         return Redkit.create(config);
+    }
+
+    /**
+     * The JSON of the caches, sessions and queues: the application's Jackson 3 {@code JsonMapper} bean, else its
+     * Jackson 2 {@code ObjectMapper} bean, else redkit's own mapper ({@link Json#defaults()}). Defined only when a
+     * Jackson is on the class path; an application with neither gives each module its own codec.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(JacksonPresent.class)
+    public Json redkitJson(ListableBeanFactory beans) {
+        Json json = ApplicationJson.of(beans);
+        log.info("redkit: JSON of caches, sessions and queues through {}", json.describe());
+        return json;
+    }
+
+    /** Matches when Jackson 3 or Jackson 2 is on the class path. */
+    static final class JacksonPresent extends AnyNestedCondition {
+
+        JacksonPresent() {
+            super(ConfigurationPhase.REGISTER_BEAN);
+        }
+
+        @ConditionalOnClass(name = "tools.jackson.databind.json.JsonMapper")
+        static final class Jackson3 {
+        }
+
+        @ConditionalOnClass(name = "com.fasterxml.jackson.databind.ObjectMapper")
+        static final class Jackson2 {
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.redkit.spring;
 
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -19,6 +20,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import io.redkit.Redkit;
 import io.redkit.cache.CacheAside;
+import io.redkit.json.Json;
 import io.redkit.spring.health.RedkitCacheHealthIndicator;
 
 /**
@@ -33,8 +35,8 @@ import io.redkit.spring.health.RedkitCacheHealthIndicator;
 class RedkitCacheConfiguration {
 
     @Bean(destroyMethod = "close")
-    RedkitCacheManager cacheManager(Redkit redkit, RedkitProperties properties) {
-        return new RedkitCacheManager(redkit, properties.getCache());
+    RedkitCacheManager cacheManager(Redkit redkit, RedkitProperties properties, ObjectProvider<Json> json) {
+        return new RedkitCacheManager(redkit, properties.getCache(), json.getIfAvailable(Json::defaults));
     }
 
     /**

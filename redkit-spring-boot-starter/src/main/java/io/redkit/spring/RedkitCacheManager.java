@@ -9,6 +9,7 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
 import io.redkit.Redkit;
+import io.redkit.json.Json;
 import io.redkit.cache.CacheHealth;
 import io.redkit.spring.internal.RedkitSpringCache;
 
@@ -21,12 +22,23 @@ public final class RedkitCacheManager implements CacheManager, AutoCloseable {
 
     private final Map<String, RedkitSpringCache> caches;
 
-    /** Builds every configured cache over {@code redkit}; on a bad one, closes those already built and throws. */
+    /**
+     * Builds every configured cache over {@code redkit}, values as JSON through {@link Json#defaults()}; on a bad
+     * one, closes those already built and throws.
+     */
     public RedkitCacheManager(Redkit redkit, RedkitCacheProperties properties) {
+        this(redkit, properties, Json.defaults());
+    }
+
+    /**
+     * Builds every configured cache over {@code redkit}, values as JSON through {@code json} (the application's
+     * Jackson); on a bad one, closes those already built and throws.
+     */
+    public RedkitCacheManager(Redkit redkit, RedkitCacheProperties properties, Json json) {
         Map<String, RedkitSpringCache> built = new LinkedHashMap<>();
         try {
             properties.getCaches().forEach((name, spec) -> built.put(name, RedkitSpringCache.create(redkit, name,
-                    spec)));
+                    spec, json)));
         } catch (RuntimeException e) {
             built.values().forEach(RedkitSpringCache::close);
             throw e;

@@ -1,5 +1,6 @@
 package io.redkit.spring;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -7,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.redkit.Redkit;
+import io.redkit.json.Json;
 import io.redkit.spring.health.RedkitQueuesHealthIndicator;
 import io.redkit.stream.StreamQueue;
 
@@ -17,8 +19,8 @@ class RedkitQueueConfiguration {
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
-    RedkitQueues redkitQueues(Redkit redkit, RedkitProperties properties) {
-        return new RedkitQueues(redkit, properties.getQueue());
+    RedkitQueues redkitQueues(Redkit redkit, RedkitProperties properties, ObjectProvider<Json> json) {
+        return new RedkitQueues(redkit, properties.getQueue(), json.getIfAvailable());
     }
 
     /**

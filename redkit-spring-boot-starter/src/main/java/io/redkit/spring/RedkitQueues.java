@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.redkit.Redkit;
+import io.redkit.json.Json;
+import io.redkit.stream.JsonCodec;
 import io.redkit.stream.StreamConfig;
 import io.redkit.stream.StreamQueue;
 
@@ -20,12 +22,25 @@ public final class RedkitQueues implements AutoCloseable {
 
     private final Redkit redkit;
     private final RedkitQueueProperties properties;
+    private final Json json;
     private final Map<String, Built> queues = new LinkedHashMap<>();
 
-    /** Queues over {@code redkit}; fails at once, naming the setting, when a listed queue's settings are bad. */
+    /**
+     * Queues over {@code redkit}, payloads as JSON through {@link Json#defaults()}; fails at once, naming the
+     * setting, when a listed queue's settings are bad.
+     */
     public RedkitQueues(Redkit redkit, RedkitQueueProperties properties) {
+        this(redkit, properties, null);
+    }
+
+    /**
+     * Queues over {@code redkit}, payloads as JSON through {@code json} (the application's Jackson), or {@link
+     * Json#defaults()} when it is null; fails at once, naming the setting, when a listed queue's settings are bad.
+     */
+    public RedkitQueues(Redkit redkit, RedkitQueueProperties properties, Json json) {
         this.redkit = Objects.requireNonNull(redkit, "redkit");
         this.properties = Objects.requireNonNull(properties, "properties");
+        this.json = json;
         properties.getQueues().keySet().forEach(this::config);
     }
 
@@ -40,7 +55,8 @@ public final class RedkitQueues implements AutoCloseable {
         Objects.requireNonNull(type, "type");
         Built built = queues.get(Objects.requireNonNull(name, "name"));
         if (built == null) {
-            built = new Built(type, StreamQueue.create(redkit, config(name), type));
+            JsonCodec<T> codec = JsonCodec.using(json == null ? Json.defaults() : json, type);
+            built = new Built(type, StreamQueue.create(redkit, config(name), codec));
             queues.put(name, built);
         } else if (built.type() != type) {
             throw new IllegalStateException("queue '" + name + "' carries " + built.type().getName() + ", not "

@@ -1,5 +1,6 @@
 package io.redkit.spring;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -7,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.redkit.Redkit;
+import io.redkit.json.Json;
 import io.redkit.session.SessionConfig;
 import io.redkit.session.SessionStore;
 import io.redkit.spring.health.RedkitSessionsHealthIndicator;
@@ -18,8 +20,8 @@ class RedkitSessionConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    RedkitSessions redkitSessions(Redkit redkit, RedkitProperties properties) {
-        return new RedkitSessions(redkit, sessionConfig(properties.getSession()));
+    RedkitSessions redkitSessions(Redkit redkit, RedkitProperties properties, ObjectProvider<Json> json) {
+        return new RedkitSessions(redkit, sessionConfig(properties.getSession()), json.getIfAvailable());
     }
 
     static SessionConfig sessionConfig(RedkitSessionProperties p) {

@@ -4,6 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.redkit.Redkit;
+import io.redkit.json.Json;
+import io.redkit.session.JsonSessionCodec;
 import io.redkit.session.SessionConfig;
 import io.redkit.session.SessionHealth;
 import io.redkit.session.SessionStore;
@@ -17,13 +19,23 @@ public final class RedkitSessions {
 
     private final Redkit redkit;
     private final SessionConfig config;
+    private final Json json;
     private Class<?> type;
     private volatile SessionStore<?> store;
 
-    /** Sessions over {@code redkit} with {@code config}. */
+    /** Sessions over {@code redkit} with {@code config}, data as JSON through {@link Json#defaults()}. */
     public RedkitSessions(Redkit redkit, SessionConfig config) {
+        this(redkit, config, null);
+    }
+
+    /**
+     * Sessions over {@code redkit} with {@code config}, data as JSON through {@code json} (the application's
+     * Jackson), or {@link Json#defaults()} when it is null.
+     */
+    public RedkitSessions(Redkit redkit, SessionConfig config, Json json) {
         this.redkit = Objects.requireNonNull(redkit, "redkit");
         this.config = Objects.requireNonNull(config, "config");
+        this.json = json;
     }
 
     /**
@@ -35,7 +47,8 @@ public final class RedkitSessions {
     public synchronized <T> SessionStore<T> store(Class<T> type) {
         Objects.requireNonNull(type, "type");
         if (store == null) {
-            store = SessionStore.builder(redkit, type).config(config).build();
+            JsonSessionCodec<T> codec = JsonSessionCodec.using(json == null ? Json.defaults() : json, type);
+            store = SessionStore.builder(redkit, codec).config(config).build();
             this.type = type;
         } else if (this.type != type) {
             throw new IllegalStateException("the session store '" + config.namespace() + "' holds " + this.type

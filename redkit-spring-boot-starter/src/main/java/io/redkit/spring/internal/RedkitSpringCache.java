@@ -16,6 +16,7 @@ import io.redkit.cache.CacheCodec;
 import io.redkit.cache.CacheHealth;
 import io.redkit.cache.JacksonCodec;
 import io.redkit.cache.RedisCache;
+import io.redkit.json.Json;
 import io.redkit.spring.RedkitCacheProperties;
 
 /**
@@ -47,11 +48,11 @@ public final class RedkitSpringCache implements Cache {
      * Early refresh (XFetch) is off: it would call a finished call's method again on a pool thread, outside the
      * caller's transaction and security context.
      */
-    public static RedkitSpringCache create(Redkit redkit, String name, RedkitCacheProperties.Spec spec) {
+    public static RedkitSpringCache create(Redkit redkit, String name, RedkitCacheProperties.Spec spec, Json json) {
         ValueType type = new ValueType(name, spec.getValueType());
         try {
             RedisCache.Builder<CacheCall, Object> builder = RedisCache.<CacheCall, Object>builder(redkit).name(name)
-                    .codec(codec(spec.getValueType()))
+                    .codec(codec(json, spec.getValueType()))
                     .keyParts(call -> List.of(String.valueOf(call.key())))
                     .loader(call -> call.run(type))
                     .earlyRefreshBeta(0)
@@ -69,8 +70,8 @@ public final class RedkitSpringCache implements Cache {
     }
 
     @SuppressWarnings("unchecked")
-    private static CacheCodec<Object> codec(Class<?> type) {
-        return (CacheCodec<Object>) JacksonCodec.of(type);
+    private static CacheCodec<Object> codec(Json json, Class<?> type) {
+        return (CacheCodec<Object>) JacksonCodec.using(json, type);
     }
 
     @Override
