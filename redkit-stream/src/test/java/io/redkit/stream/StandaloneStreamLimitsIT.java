@@ -1,6 +1,7 @@
 package io.redkit.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.Redkit;
+import io.redkit.RedisUnavailableException;
 import io.redkit.RedkitConfig;
 import io.redkit.testing.DeploymentExtension;
 import io.redkit.testing.RedisServer;
@@ -39,6 +41,9 @@ class StandaloneStreamLimitsIT extends StreamLimitsContract {
 
             durable.kill(); // SIGKILL: no shutdown, no save
             durable.restart();
+            // The client reconnects on its own; until it has, a command is refused at once (not queued).
+            await().atMost(Duration.ofSeconds(15)).ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+                    .until(() -> "PONG".equals(redkit.background().ping()));
 
             List<String> kept = redkit.background().streams().range(queue.key(), "-", "+", 2_000).stream()
                     .map(e -> e.id()).toList();
