@@ -2,7 +2,7 @@ package io.redkit.limit;
 
 /**
  * How a {@link Limit} counts. Each is one Lua script ({@link LimitScripts}), one round trip per decision, on the
- * Redis server's clock. Which to pick when: the README's "Rate limits" section.
+ * Redis server's clock. Which to pick when: redkit-limit's README, "Which algorithm, when".
  */
 public enum Algorithm {
 

@@ -29,7 +29,8 @@ import io.redkit.lab.Target;
 /**
  * {@code bench NAME|all}: runs registered benchmarks against one redis-server (started for the run unless
  * {@code --redis} names one on loopback), prints a table or one JSON object, writes JSON, Markdown and a PNG
- * chart under {@code --out}, and with {@code --readme} (always for {@code all}) rewrites the README's block.
+ * chart under {@code --out}, and with {@code --readme} (always for {@code all}) rewrites its block in
+ * docs/bench/README.md and the summary in README.md.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Compares redkit with the libraries a user would pick instead, side by side on one"
@@ -68,9 +69,13 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--readme", description = "rewrite the bench:NAME block of the README (always on for all)")
     boolean readme;
 
-    @Option(names = "--readme-file", paramLabel = "FILE", defaultValue = "README.md",
-            description = "the README to rewrite (default: ${DEFAULT-VALUE})")
+    @Option(names = "--readme-file", paramLabel = "FILE", defaultValue = "docs/bench/README.md",
+            description = "the README whose bench:NAME blocks to rewrite (default: ${DEFAULT-VALUE})")
     Path readmeFile;
+
+    @Option(names = "--summary-file", paramLabel = "FILE", defaultValue = "README.md",
+            description = "the README whose bench:summary block to rewrite with --readme (default: ${DEFAULT-VALUE})")
+    Path summaryFile;
 
     @Spec
     CommandSpec spec;
@@ -116,6 +121,10 @@ public final class BenchCommand implements Callable<Integer> {
                         + r.impl() + " " + r.op() + "@" + r.callers() + ": " + r.errors() + " errors, first: "
                         + r.firstError()));
             }
+        }
+        if (updateReadme && Files.isRegularFile(summaryFile)) {
+            ReadmeMarkers.update(summaryFile, BenchSummary.BLOCK, BenchSummary.of(this.out));
+            err.println("bench: rewrote the summary in " + summaryFile);
         }
         print(out, reports);
         out.flush();
