@@ -22,6 +22,7 @@ import io.netty.util.Timeout;
 import io.redkit.CommandProfile;
 import io.redkit.Idempotency;
 import io.redkit.Outcome;
+import io.redkit.RedisCommandException;
 import io.redkit.RedisTimeoutException;
 import io.redkit.RedisUnavailableException;
 import io.redkit.RedkitException;
@@ -121,7 +122,7 @@ public final class CommandExecutor {
                 }
                 worst = worse(worst, failure);
                 if (!shouldRetry(worst, idempotency, attempt)) {
-                    metrics.failure(profile.name(), worst);
+                    failed(command, worst);
                     throw worst;
                 }
                 metrics.retry(profile.name());
@@ -271,7 +272,7 @@ public final class CommandExecutor {
 
     private <T> void failAsync(AsyncCall<T> c, int attempt, RedkitException worst) {
         if (!shouldRetry(worst, c.idempotency(), attempt) || lifecycle.isClosed()) {
-            metrics.failure(profile.name(), worst);
+            failed(c.command(), worst);
             c.result().completeExceptionally(worst);
             return;
         }
@@ -281,6 +282,18 @@ public final class CommandExecutor {
             attemptAsync(c, attempt + 1, worst);
         } else {
             timer.newTimeout(t -> attemptAsync(c, attempt + 1, worst), pause, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * Counts a failed call, except NOSCRIPT to redkit's own EVALSHA: {@code DefaultRedisOps} sends the script again
+     * with EVAL and counts {@code redkit.script.reloads}; as a failure, each restart or failover would look like an
+     * outage.
+     */
+    private void failed(String command, RedkitException failure) {
+        if (!(command.startsWith("EVALSHA ") && failure instanceof RedisCommandException e
+                && "NOSCRIPT".equals(e.errorCode()))) {
+            metrics.failure(profile.name(), failure);
         }
     }
 

@@ -792,7 +792,7 @@ abstract class SessionContract {
                 "hit").counter().count()).isEqualTo(1);
         assertThat(redkit.meters().get("redkit.session.loads").tags("result", "miss").counter().count())
                 .isEqualTo(1);
-        assertThat(redkit.meters().get("redkit.session.created").tag("store", "web").counter().count())
+        assertThat(redkit.meters().get("redkit.session.creations").tag("store", "web").counter().count())
                 .isEqualTo(1);
         assertThat(redkit.meters().get("redkit.session.load.latency").timer().count()).isEqualTo(2);
         assertThat(redkit.commands().exists("web:{" + s.id().digest() + "}")).isEqualTo(1);

@@ -17,7 +17,8 @@ import io.redkit.cache.CacheStats;
  * The meters of one cache, tagged {@code cache=<name>} and {@code client=<redkit name>}: {@code redkit.cache.hits},
  * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind=redis|decode|version|wrongtype}},
  * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}},
- * {@code .invalidations.retried}, {@code .invalidations.given.up} (should stay 0), {@code .invalidations.overflowed},
+ * {@code .invalidations.retried}, {@code .invalidations.given.up} (should stay 0), {@code .invalidations.unconfirmed},
+ * {@code .invalidations.overflowed},
  * the timer {@code .invalidation.pending.time} (how long each key stayed pending: its max is the longest), and the
  * gauges {@code .breaker.state} (0 closed, 1 half-open, 2 open) and {@code .invalidations.pending}.
  */
@@ -61,21 +62,26 @@ final class CacheMetrics implements AutoCloseable {
         this.loads = counter("redkit.cache.loads", "calls of the loader (a batch counts once)", Tags.empty());
         this.loadTime = keep(Timer.builder("redkit.cache.load.time").description("time in the loader").tags(tags)
                 .register(registry));
+        // One description a name: Prometheus prints one HELP line for all of a name's tags (the first registered).
         String errors = "redkit.cache.errors";
-        this.redisErrors = counter(errors, "Redis errors and timeouts, served by the loader", Tags.of("kind", "redis"));
-        this.wrongType = counter(errors, "keys of another type in the cache's place, overwritten by the fill",
-                Tags.of("kind", "wrongtype"));
-        this.decodeErrors = counter(errors, "entries that did not decode, reloaded", Tags.of("kind", "decode"));
-        this.otherVersion = counter(errors, "entries of another schema version, reloaded", Tags.of("kind", "version"));
+        String errorKinds = "reads that Redis did not answer usefully, by kind: redis (an error or timeout, served by"
+                + " the loader), wrongtype (a key of another type, overwritten by the fill), decode (an entry that did"
+                + " not decode, reloaded), version (an entry of another schema version, reloaded)";
+        this.redisErrors = counter(errors, errorKinds, Tags.of("kind", "redis"));
+        this.wrongType = counter(errors, errorKinds, Tags.of("kind", "wrongtype"));
+        this.decodeErrors = counter(errors, errorKinds, Tags.of("kind", "decode"));
+        this.otherVersion = counter(errors, errorKinds, Tags.of("kind", "version"));
         this.earlyRefreshes = counter("redkit.cache.early.refreshes", "XFetch refreshes before expiry", Tags.empty());
         this.staleFills = counter("redkit.cache.stale.fills.prevented",
                 "write-backs refused because the key was invalidated during the load", Tags.empty());
         this.fillWaits = counter("redkit.cache.fill.waits", "misses that waited for another instance's load",
                 Tags.empty());
         String large = "redkit.cache.large";
-        this.compressed = counter(large, "values compressed", Tags.of("action", "compressed"));
-        this.skipped = counter(large, "values above the limit, served but not cached", Tags.of("action", "skipped"));
-        this.refused = counter(large, "values above the limit, refused", Tags.of("action", "refused"));
+        String largeActions = "large values, by action: compressed, skipped (above the limit, served but not cached),"
+                + " refused (above the limit, ValueTooLargeException)";
+        this.compressed = counter(large, largeActions, Tags.of("action", "compressed"));
+        this.skipped = counter(large, largeActions, Tags.of("action", "skipped"));
+        this.refused = counter(large, largeActions, Tags.of("action", "refused"));
         this.invalidationsRetried = counter("redkit.cache.invalidations.retried",
                 "keys whose unconfirmed invalidation was sent again", Tags.empty());
         this.invalidationsGivenUp = counter("redkit.cache.invalidations.given.up",

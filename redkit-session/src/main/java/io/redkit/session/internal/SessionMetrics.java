@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Timer;
 /**
  * The meters of one session store, tagged {@code client=<redkit name>} and {@code store=<namespace>}:
  * {@code redkit.session.loads{result}} (hit, miss, invalid, expired, corrupt, newer), {@code .load.latency},
- * {@code .created}, {@code .rotated}, {@code .revoked}, {@code .unavailable}, {@code .upgraded} (sessions moved
+ * {@code .creations}, {@code .rotated}, {@code .revoked}, {@code .unavailable}, {@code .upgraded} (sessions moved
  * from a raw-id key to their digest key) and the gauge {@code .ready}
  * (1 ready, 0 not).
  */
@@ -42,7 +42,9 @@ final class SessionMetrics {
         }
         this.loadLatency = Timer.builder("redkit.session.load.latency")
                 .description("time of a session load, round trip and decode").tags(tags).register(registry);
-        this.created = counter("redkit.session.created", "sessions created");
+        // Not redkit.session.created: Prometheus drops a name's .created suffix (reserved for a counter's creation
+        // time), so that name was exported as redkit_session_total.
+        this.created = counter("redkit.session.creations", "sessions created");
         this.rotated = counter("redkit.session.rotated", "sessions moved to a fresh id");
         this.revoked = counter("redkit.session.revoked", "sessions ended by revoke or revoke-all");
         this.unavailable = counter("redkit.session.unavailable",

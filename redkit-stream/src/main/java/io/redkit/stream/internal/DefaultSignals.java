@@ -38,9 +38,13 @@ public final class DefaultSignals<T> implements Signals<T> {
         this.transport = SignalTransports.forTopology(redkit);
         this.codec = codec;
         Tags tags = Tags.of("client", redkit.config().name(), "mode", transport.mode().name().toLowerCase());
-        this.published = Counter.builder("redkit.signal.published").tags(tags).register(redkit.meters());
-        this.received = Counter.builder("redkit.signal.received").tags(tags).register(redkit.meters());
-        this.undecodable = Counter.builder("redkit.signal.undecodable").tags(tags).register(redkit.meters());
+        this.published = Counter.builder("redkit.signal.published").description("signals published by this process")
+                .tags(tags).register(redkit.meters());
+        this.received = Counter.builder("redkit.signal.received")
+                .description("signals decoded and handed to a listener").tags(tags).register(redkit.meters());
+        this.undecodable = Counter.builder("redkit.signal.undecodable")
+                .description("signals received that did not decode, handed to the listener's onUndecodable").tags(tags)
+                .register(redkit.meters());
         this.missed = Counter.builder("redkit.signal.missed")
                 .description("reconnects of a subscription: signals published meanwhile were lost").tags(tags)
                 .register(redkit.meters());
