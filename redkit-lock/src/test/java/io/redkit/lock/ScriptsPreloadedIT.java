@@ -66,6 +66,31 @@ class ScriptsPreloadedIT {
         }
     }
 
+    @Test
+    void aReplicaPromotedWithoutTheScriptsHasThemOnceTheClientSeesTheNewTopology() {
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(cluster.url()).clientName(clientName)
+                        .build());
+                Locks locks = Locks.create(redkit, LockConfig.builder().build())) {
+            String name = "promoted-" + System.nanoTime();
+            String key = locks.lock(name).key();
+            RedisServer replica = cluster.get().replicaOf(cluster.get().masterForKey(key));
+            replica.command("SCRIPT", "FLUSH"); // as a node that joined after the client had loaded its scripts
+            cluster.get().failover(replica);
+
+            // A plain GET meets MOVED, the client reloads the slot map and walks every node again; no script runs.
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+                redkit.commands().getString(key);
+                return replica.command("SCRIPT", "EXISTS", LockScripts.ACQUIRE.sha1(), LockScripts.RELEASE.sha1())
+                        .equals(List.of(1L, 1L));
+            });
+            Lease lease = locks.lock(name).acquire();
+            try (CommandLog log = CommandLog.start(cluster.masters())) {
+                assertThat(lease.release()).isEqualTo(ReleaseResult.RELEASED);
+                assertThat(log.dataCommandsOf(clientName)).containsEntry("evalsha", 1L).doesNotContainKey("eval");
+            }
+        }
+    }
+
     private Map<String, Long> firstReleaseCalls(Locks locks, List<RedisServer> servers) {
         Lease lease = locks.lock("report-" + System.nanoTime()).acquire();
         try (CommandLog log = CommandLog.start(servers)) {
