@@ -9,8 +9,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
@@ -123,20 +121,12 @@ public final class DefaultScriptRegistry implements ScriptRegistry {
     }
 
     private void awaitAll(List<CompletableFuture<?>> pending, List<RedisScript<?>> added) {
-        long deadline = System.nanoTime() + wait.toNanos();
-        for (CompletableFuture<?> f : pending) {
-            try {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException | TimeoutException e) {
-                // Not fatal: the loads are sent again when a connection reopens, and EVAL still covers NOSCRIPT.
-                log.warn("redkit: scripts {} not loaded on every server yet ({}); a first call there may send the"
-                        + " source", added.stream().map(RedisScript::name).toList(),
-                        e instanceof TimeoutException ? "no reply in " + wait : String.valueOf(e.getCause()));
-                return;
-            }
+        Throwable failure = Futures.awaitAll(pending, wait);
+        if (failure != null && !(failure instanceof InterruptedException)) {
+            // Not fatal: the loads are sent again when a connection reopens, and EVAL still covers NOSCRIPT.
+            log.warn("redkit: scripts {} not loaded on every server yet ({}); a first call there may send the"
+                    + " source", added.stream().map(RedisScript::name).toList(),
+                    failure instanceof TimeoutException ? "no reply in " + wait : failure.toString());
         }
     }
 }

@@ -253,17 +253,8 @@ public final class LettuceConnector {
      * first command after a change finds its node connected instead of being rejected.
      */
     private void awaitWarm(StatefulRedisClusterConnection<String, byte[]> connection) {
-        long deadline = System.nanoTime() + config.connectTimeout().toNanos();
-        for (CompletableFuture<?> f : warm(connection)) {
-            try {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException | TimeoutException e) {
-                // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
-            }
-        }
+        // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
+        Futures.awaitAll(warm(connection), config.connectTimeout());
     }
 
     /*
