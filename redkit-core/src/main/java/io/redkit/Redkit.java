@@ -22,6 +22,7 @@ import io.redkit.internal.CommandExecutor;
 import io.redkit.internal.DedicatedPool;
 import io.redkit.internal.DefaultRedisOps;
 import io.redkit.internal.DefaultRedisPubSub;
+import io.redkit.internal.DefaultScriptRegistry;
 import io.redkit.internal.ExceptionTranslator;
 import io.redkit.internal.FlushConsolidation;
 import io.redkit.internal.ClusterShardedPubSub;
@@ -55,6 +56,7 @@ public final class Redkit implements AutoCloseable {
     private final DefaultRedisPubSub pubSub;
     private final PubSubSeam shardedPubSub;
     private final CommandExecutor requestExecutor;
+    private final DefaultScriptRegistry scripts;
     private final Object replicaLock = new Object();
     private volatile ReplicaReads replicaReads;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -90,6 +92,9 @@ public final class Redkit implements AutoCloseable {
             } catch (RuntimeException e) {
                 throw ExceptionTranslator.translate("connect to " + config.maskedUrl(), e, config.connectTimeout());
             }
+            this.scripts = new DefaultScriptRegistry(shared, config.connectTimeout());
+            connector.onConnected(scripts::connected);
+            connector.onTopologyChange(scripts::topologyChanged);
             RedkitMetrics metrics = new RedkitMetrics(meters, config.name());
             CommandExecutor request = new CommandExecutor(() -> LettuceConnector.async(shared),
                     config.requestProfile(), metrics, timer.netty(), lifecycle, () -> { });
@@ -180,6 +185,14 @@ public final class Redkit implements AutoCloseable {
             }
             return replicaReads;
         }
+    }
+
+    /**
+     * The scripts this client keeps loaded on every server it talks to; feature modules register theirs when they are
+     * built, so that a first call is one {@code EVALSHA} even on a fresh or restarted server.
+     */
+    public ScriptRegistry scripts() {
+        return scripts;
     }
 
     /**

@@ -60,6 +60,7 @@ public final class LettuceConnector {
     private final Set<StatefulRedisClusterConnection<String, byte[]>> clusterConnections =
             ConcurrentHashMap.newKeySet();
     private final Disposable topologyEvents;
+    private final List<Runnable> topologyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     // Asked for the replicas of the master before a wait for them; opened on first use (see sentinelReplicas).
     private StatefulRedisSentinelConnection<String, String> sentinel;
 
@@ -119,6 +120,24 @@ public final class LettuceConnector {
                 action.run();
             }
         });
+    }
+
+    /**
+     * Runs {@code action} on the event loop whenever any connection of this client becomes active (first connect and
+     * every reconnect), after its handshake and before any command a caller sends on it.
+     */
+    public void onConnected(java.util.function.Consumer<RedisChannelHandler<?, ?>> action) {
+        client.addListener(new RedisConnectionStateListener() {
+            @Override
+            public void onRedisConnected(RedisChannelHandler<?, ?> connection, java.net.SocketAddress address) {
+                action.accept(connection);
+            }
+        });
+    }
+
+    /** Runs {@code action} after each Cluster topology change, once the masters have been connected again. */
+    public void onTopologyChange(Runnable action) {
+        topologyListeners.add(action);
     }
 
     /** Opens a new connection; Lettuce's connect exceptions are translated by the caller. */
@@ -234,17 +253,8 @@ public final class LettuceConnector {
      * first command after a change finds its node connected instead of being rejected.
      */
     private void awaitWarm(StatefulRedisClusterConnection<String, byte[]> connection) {
-        long deadline = System.nanoTime() + config.connectTimeout().toNanos();
-        for (CompletableFuture<?> f : warm(connection)) {
-            try {
-                f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException | TimeoutException e) {
-                // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
-            }
-        }
+        // A master that cannot be reached now is not fatal: its commands are rejected until it is back.
+        Futures.awaitAll(warm(connection), config.connectTimeout());
     }
 
     /*
@@ -304,6 +314,7 @@ public final class LettuceConnector {
         for (StatefulRedisClusterConnection<String, byte[]> connection : clusterConnections) {
             warm(connection);
         }
+        topologyListeners.forEach(Runnable::run);
     }
 
     /** The topology-independent command interface of a connection opened here. */

@@ -26,6 +26,9 @@ public final class LimitScripts {
     /** GCRA: the theoretical arrival time per limit. */
     public static final RedisScript<List<Object>> GCRA = declare("gcra.lua");
 
+    /** Every script above, registered with {@code Redkit.scripts()} when limits are built. */
+    public static final List<RedisScript<?>> ALL = List.of(FIXED_WINDOW, SLIDING_LOG, SLIDING_COUNTER, GCRA);
+
     private LimitScripts() {
     }
 

@@ -36,6 +36,9 @@ public final class LockScripts {
     public static final RedisScript<Long> EXTEND = RedisScript.fromResource(LockScripts.class, "extend.lua",
             ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
 
+    /** Every script above, registered with {@code Redkit.scripts()} when locks are built. */
+    public static final List<RedisScript<?>> ALL = List.of(ACQUIRE, FENCED_ACQUIRE, RELEASE, CONFIRM, EXTEND);
+
     private LockScripts() {
     }
 }

@@ -67,9 +67,6 @@ class StandaloneLockIT extends LockContract {
         Duration never = Duration.ofHours(1);
         Locks locks = locks(redkit, b -> b.ttl(never).maxWait(never).backoff(never, never));
         Lock lock = locks.lock(unique("herd"));
-        // Loads the release script, so that each release below is one EVALSHA (a script's first run is an EVALSHA
-        // answered NOSCRIPT, then an EVAL).
-        locks.lock(unique("warm-up")).acquire().release();
         Lease holder = lock.acquire();
         int waiters = 50;
         CountDownLatch finish = new CountDownLatch(1);

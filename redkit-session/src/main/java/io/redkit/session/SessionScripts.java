@@ -1,5 +1,7 @@
 package io.redkit.session;
 
+import java.util.List;
+
 import io.redkit.Idempotency;
 import io.redkit.RedisScript;
 import io.redkit.ScriptResult;
@@ -43,6 +45,9 @@ public final class SessionScripts {
     /** Prune, {@code ZADD} and expire a user's index with its latest session: the sessions left in it. */
     public static final RedisScript<Long> INDEX_ADD = RedisScript.fromResource(SessionScripts.class,
             "index-add.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
+
+    /** Every script above, registered with {@code Redkit.scripts()} when a store is built. */
+    public static final List<RedisScript<?>> ALL = List.of(TOUCH, UPDATE, RETIRE, RETIRE_RAW, INDEX_ADD);
 
     private SessionScripts() {
     }

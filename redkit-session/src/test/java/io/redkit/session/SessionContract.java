@@ -118,7 +118,6 @@ abstract class SessionContract {
         SessionStore<Account> store = store(redkit, b -> b.idleTimeout(Duration.ofMinutes(10)));
         Session<Account> s = store.create(user(), ADA);
         String key = sessionKey(s.id());
-        store.load(s.id()); // the first load on a node may meet NOSCRIPT and send the source once
         redkit.commands().expire(key, Duration.ofSeconds(5));
         Map<String, Long> calls;
         try (CommandLog log = CommandLog.start(List.of(deployment.serverOf(key)))) {

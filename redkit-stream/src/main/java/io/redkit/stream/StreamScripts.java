@@ -53,6 +53,10 @@ public final class StreamScripts {
     public static final RedisScript<Long> ONCE_EXTEND = RedisScript.fromResource(StreamScripts.class,
             "once-extend.lua", ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
 
+    /** Every script above, registered with {@code Redkit.scripts()} when a queue or {@code Once} is built. */
+    public static final List<RedisScript<?>> ALL = List.of(CLAIM, DEAD_LETTER, GIVE_BACK, REAP, ONCE_RELEASE, PUBLISH, TRIM,
+            TOUCH, ONCE_BEGIN, ONCE_EXTEND);
+
     private StreamScripts() {
     }
 }

@@ -41,7 +41,7 @@ public final class CommandLog implements AutoCloseable {
     /** Commands of connection setup, topology discovery and tests' own admin calls: not data commands. */
     public static final Set<String> ADMIN_COMMANDS = Set.of("auth", "hello", "client", "select", "readonly",
             "readwrite", "ping", "echo", "info", "config", "cluster", "command", "role", "sentinel", "quit",
-            "monitor", "reset");
+            "monitor", "reset", "script");
 
     private static final Set<String> SCRIPT_CALLS = Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall",
             "fcall_ro");

@@ -62,6 +62,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     /** Builds the cache; with a near cache, subscribes to its invalidation channel. */
     public DefaultCacheAside(Redkit redkit, CacheConfig<K, V> config) {
         this.config = config;
+        redkit.scripts().register(Filler.SCRIPTS);
         // Replica reads may have to connect; that can fail, so before any meter is registered.
         RedisReads reads = redkit.reads(config.readFrom());
         this.metrics = new CacheMetrics(redkit.meters(), redkit.config().name(), config.name());

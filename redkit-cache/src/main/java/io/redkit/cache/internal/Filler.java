@@ -50,6 +50,8 @@ final class Filler<K, V> {
     static final RedisScript<Long> EXTEND =
             RedisScript.fromResource(Filler.class, "/io/redkit/cache/extend-lease.lua", ScriptResult.INTEGER,
                     Idempotency.IDEMPOTENT);
+    /** The fill scripts, registered with {@code Redkit.scripts()} when a cache is built. */
+    static final List<RedisScript<?>> SCRIPTS = List.of(ACQUIRE, FILL, RELEASE, EXTEND);
 
     private static final byte[] NOTHING = new byte[0];
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);

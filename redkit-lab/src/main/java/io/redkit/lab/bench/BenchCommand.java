@@ -28,9 +28,10 @@ import io.redkit.lab.Target;
 
 /**
  * {@code bench NAME|all}: runs registered benchmarks against one redis-server (started for the run unless
- * {@code --redis} names one on loopback), prints a table or one JSON object, writes JSON, Markdown and a PNG
- * chart under {@code --out}, and with {@code --readme} (always for {@code all}) rewrites its block in
- * docs/bench/README.md and the summary in README.md.
+ * {@code --redis} names one on loopback) and prints a table or one JSON object. Files only when asked: JSON,
+ * Markdown and a PNG chart under {@code --out}; with {@code --readme} (always for {@code all}) also the benchmark's
+ * block in docs/bench/README.md, the files then going beside it unless {@code --out} says otherwise, and the
+ * summary block of the top-level README.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Compares redkit with the libraries a user would pick instead, side by side on one"
@@ -62,11 +63,13 @@ public final class BenchCommand implements Callable<Integer> {
             description = "warm-up per contender and caller count (default: one round; short: 200 ms)")
     String warmup;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "docs/bench",
-            description = "where NAME.json, NAME.md and NAME.png go (default: ${DEFAULT-VALUE})")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "write NAME.json, NAME.md and NAME.png there (default: none; with --readme, "
+                    + "beside the README, docs/bench)")
     Path out;
 
-    @Option(names = "--readme", description = "rewrite the bench:NAME block of the README (always on for all)")
+    @Option(names = "--readme", description = "rewrite the bench:NAME block of the README and write the files"
+            + " (always on for all)")
     boolean readme;
 
     @Option(names = "--readme-file", paramLabel = "FILE", defaultValue = "docs/bench/README.md",
@@ -106,6 +109,7 @@ public final class BenchCommand implements Callable<Integer> {
                     + " --readme-file");
             return 2;
         }
+        Optional<Path> files = filesDir(this.out, updateReadme, readmeFile);
         List<BenchReport> reports = new ArrayList<>();
         try (Target target = Target.of(options.redisUrl)) {
             BenchEnv env = env(target);
@@ -116,14 +120,16 @@ public final class BenchCommand implements Callable<Integer> {
             for (Benchmark b : selected) {
                 BenchReport report = new BenchRun(b, env, settings, progress, tool, peers).run(command(b));
                 reports.add(report);
-                write(report, updateReadme, err);
+                if (files.isPresent()) {
+                    write(report, files.get(), updateReadme, err);
+                }
                 report.rows().stream().filter(r -> r.errors() > 0).forEach(r -> err.println("warning: "
                         + r.impl() + " " + r.op() + "@" + r.callers() + ": " + r.errors() + " errors, first: "
                         + r.firstError()));
             }
         }
-        if (updateReadme && Files.isRegularFile(summaryFile)) {
-            ReadmeMarkers.update(summaryFile, BenchSummary.BLOCK, BenchSummary.of(this.out));
+        if (updateReadme && files.isPresent() && Files.isRegularFile(summaryFile)) {
+            ReadmeMarkers.update(summaryFile, BenchSummary.BLOCK, BenchSummary.of(files.get()));
             err.println("bench: rewrote the summary in " + summaryFile);
         }
         print(out, reports);
@@ -153,11 +159,25 @@ public final class BenchCommand implements Callable<Integer> {
     record AllReport(String bench, List<BenchReport> runs) {
     }
 
-    private void write(BenchReport report, boolean updateReadme, PrintWriter err) throws Exception {
-        Files.createDirectories(out);
-        Path json = out.resolve(report.bench() + ".json");
-        Path md = out.resolve(report.bench() + ".md");
-        Path png = out.resolve(report.bench() + ".png");
+    /**
+     * Where the run's files go: {@code --out} when given, else beside the README whose blocks are rewritten
+     * (docs/bench), else nowhere (a user who only wanted the JSON or the table gets no file in the checkout).
+     */
+    static Optional<Path> filesDir(Path out, boolean updateReadme, Path readmeFile) {
+        if (out != null) {
+            return Optional.of(out);
+        }
+        if (!updateReadme) {
+            return Optional.empty();
+        }
+        return Optional.of(readmeFile.toAbsolutePath().getParent());
+    }
+
+    private void write(BenchReport report, Path dir, boolean updateReadme, PrintWriter err) throws Exception {
+        Files.createDirectories(dir);
+        Path json = dir.resolve(report.bench() + ".json");
+        Path md = dir.resolve(report.bench() + ".md");
+        Path png = dir.resolve(report.bench() + ".png");
         try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(json, StandardCharsets.UTF_8))) {
             Output.json(w, report);
         }

@@ -7,6 +7,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +20,7 @@ import io.redkit.lab.LabMain;
 
 /**
  * {@code bench client} end to end at the smoke preset: it runs, and stdout is one JSON object with the fields of
- * DESIGN §11. The figures of so short a run mean nothing and are not checked.
+ * DESIGN §11; files are written only when asked. The figures of so short a run mean nothing and are not checked.
  */
 class BenchClientIT {
 
@@ -50,5 +52,25 @@ class BenchClientIT {
         assertThat(Files.exists(out.resolve("client.json"))).isTrue();
         assertThat(Files.exists(out.resolve("client.md"))).isTrue();
         assertThat(Files.exists(out.resolve("client.png"))).isTrue();
+    }
+
+    @Test
+    void jsonWithoutOutPrintsOneObjectAndWritesNoFile() throws Exception {
+        // Where a run without --out used to write: docs/bench under the working directory, a tracked file there.
+        Path wouldBe = Path.of("docs", "bench", "client.json");
+        FileTime before = Files.exists(wouldBe) ? Files.getLastModifiedTime(wouldBe) : null;
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        int code = LabMain.run(new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), "bench", "client", "--rounds", "1",
+                "--duration", "short", "--callers", "1", "--json");
+        assertThat(code).as("exit code; stderr: %s", stderr).isZero();
+
+        List<JsonNode> objects = new ObjectMapper().readerFor(JsonNode.class)
+                .<JsonNode>readValues(stdout.toString(StandardCharsets.UTF_8)).readAll();
+        assertThat(objects).hasSize(1);
+        assertThat(objects.get(0).path("bench").asText()).isEqualTo("client");
+        assertThat(Files.exists(wouldBe) ? Files.getLastModifiedTime(wouldBe) : null).isEqualTo(before);
+        assertThat(stderr.toString(StandardCharsets.UTF_8)).doesNotContain("wrote");
     }
 }

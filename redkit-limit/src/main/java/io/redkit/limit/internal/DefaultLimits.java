@@ -9,6 +9,7 @@ import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.limit.LimiterConfig;
 import io.redkit.limit.Limits;
+import io.redkit.limit.LimitScripts;
 import io.redkit.limit.LimitsConfig;
 import io.redkit.limit.RateLimiter;
 
@@ -25,6 +26,7 @@ public final class DefaultLimits implements Limits {
     /** Builds the limits; use {@link Limits#create}. */
     public DefaultLimits(Redkit redkit, LimitsConfig config) {
         this.config = config;
+        redkit.scripts().register(LimitScripts.ALL);
         // Always the master: Redkit.commands() reads and writes it, and LimitsConfig refuses replica reads.
         RedisOps ops = config.timeout().map(redkit.commands()::withTimeout).orElse(redkit.commands());
         LimitMetrics metrics = new LimitMetrics(redkit.meters(), redkit.config().name(), config.namespace());

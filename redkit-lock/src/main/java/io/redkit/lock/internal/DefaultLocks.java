@@ -17,6 +17,7 @@ import io.redkit.Redkit;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lock;
 import io.redkit.lock.LockConfig;
+import io.redkit.lock.LockScripts;
 import io.redkit.lock.Locks;
 
 /**
@@ -41,6 +42,7 @@ public final class DefaultLocks implements Locks {
     /** Builds the locks; use {@link Locks#create}. */
     public DefaultLocks(Redkit redkit, LockConfig config) {
         this.config = config;
+        redkit.scripts().register(LockScripts.ALL);
         this.schema = KeySchema.of(config.namespace());
         int instance = INSTANCES.incrementAndGet();
         this.watchdog = new Watchdog(redkit.timer(), "redkit-lock-watchdog-" + instance);

@@ -64,6 +64,7 @@ public final class Redlock {
         List<RedisOps> ops = new ArrayList<>();
         for (Redkit node : nodes) {
             ops.add(Objects.requireNonNull(node, "node").commands().withTimeout(config.nodeTimeout()));
+            node.scripts().register(LockScripts.ACQUIRE, LockScripts.RELEASE);
         }
         // One process, one time source: the first node's client's (DESIGN §2.9).
         return new Redlock(List.copyOf(ops), nodes.get(0).clock(), config);

@@ -76,6 +76,7 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
     /** Builds the store; use {@link SessionStore#builder}. */
     public DefaultSessionStore(Redkit redkit, SessionCodec<T> codec, SessionConfig config) {
         this.config = Objects.requireNonNull(config, "config");
+        redkit.scripts().register(SessionScripts.ALL);
         this.ops = config.timeout() == null ? redkit.commands() : redkit.commands().withTimeout(config.timeout());
         this.clock = redkit.clock();
         this.sessions = KeySchema.of(config.namespace());

@@ -46,6 +46,7 @@ public final class DefaultOnce implements Once {
     /** Builds the helper; use {@link Once#create}. */
     public DefaultOnce(Redkit redkit, OnceConfig config) {
         this.config = config;
+        redkit.scripts().register(StreamScripts.ALL);
         this.schema = KeySchema.of(config.namespace());
         this.redis = redkit.commands();
         // The same shared connection with a longer timeout: what it sends runs after what timed out on it.

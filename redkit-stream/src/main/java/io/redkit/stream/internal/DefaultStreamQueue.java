@@ -53,6 +53,7 @@ public final class DefaultStreamQueue<T> implements StreamQueue<T> {
 
     /** Builds the queue and creates its group if missing; use {@link StreamQueue#create}. */
     public DefaultStreamQueue(Redkit redkit, StreamConfig config, MessageCodec<T> codec) {
+        redkit.scripts().register(StreamScripts.ALL);
         KeySchema schema = KeySchema.of(config.namespace());
         String stream = schema.key(config.name());
         StreamMetrics metrics = new StreamMetrics(redkit.meters(), redkit.config().name(), config.name(),
