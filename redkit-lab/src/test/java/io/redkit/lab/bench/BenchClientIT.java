@@ -73,4 +73,29 @@ class BenchClientIT {
         assertThat(Files.exists(wouldBe) ? Files.getLastModifiedTime(wouldBe) : null).isEqualTo(before);
         assertThat(stderr.toString(StandardCharsets.UTF_8)).doesNotContain("wrote");
     }
+
+    @Test
+    void readmeRewritesTheBlockBesideItsFilesAndTheSummary() throws Exception {
+        Path docs = Files.createDirectories(out.resolve("docs/bench"));
+        Path readme = Files.writeString(docs.resolve("README.md"), "# Benchmarks\n\n<!-- bench:client:start -->\n"
+                + "old\n<!-- bench:client:end -->\n\n## How a run is made\n", StandardCharsets.UTF_8);
+        Path top = Files.writeString(out.resolve("README.md"), "# redkit\n\n<!-- bench:summary:start -->\nold\n"
+                + "<!-- bench:summary:end -->\n\n## Modules\n", StandardCharsets.UTF_8);
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        int code = LabMain.run(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(stderr, true, StandardCharsets.UTF_8), "bench", "client", "--rounds", "1",
+                "--duration", "short", "--callers", "1", "--readme", "--readme-file", readme.toString(),
+                "--summary-file", top.toString());
+        assertThat(code).as("exit code; stderr: %s", stderr).isZero();
+
+        // The files go beside the README whose block was rewritten, and the block is the run's NAME.md.
+        String md = Files.readString(docs.resolve("client.md"), StandardCharsets.UTF_8).strip();
+        assertThat(docs.resolve("client.json")).isRegularFile();
+        assertThat(docs.resolve("client.png")).isRegularFile();
+        assertThat(Files.readString(readme, StandardCharsets.UTF_8)).contains("<!-- bench:client:start -->\n" + md
+                + "\n<!-- bench:client:end -->").contains("## How a run is made").doesNotContain("old");
+        assertThat(Files.readString(top, StandardCharsets.UTF_8)).contains(BenchSummary.of(docs).strip())
+                .contains("| [client](docs/bench/README.md#bench-client) | get | 1 |").contains("## Modules")
+                .doesNotContain("old");
+    }
 }
