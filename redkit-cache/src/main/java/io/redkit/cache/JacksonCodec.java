@@ -27,7 +27,7 @@ public final class JacksonCodec<V> implements CacheCodec<V> {
 
     /**
      * JSON of {@code type} through the given library and mapper: the application's own, as {@code
-     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     * Jackson3Json.of(mapper)} or {@code Jackson2Json.of(mapper)}.
      */
     public static <V> JacksonCodec<V> using(Json json, Class<V> type) {
         return using(json, (Type) type);

@@ -1,6 +1,7 @@
 package io.redkit.json;
 
 import java.lang.reflect.Type;
+import java.util.Objects;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -10,15 +11,23 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
-/** {@link Json} on Jackson 2. Loaded only when Jackson 2 is on the class path. */
-final class Jackson2Json implements Json {
+/**
+ * {@link Json} on Jackson 2: the application's own mapper through {@link #of}, or redkit's ({@link Json#defaults()}
+ * when Jackson 2 is the one on the class path). Its signatures name Jackson 2 only, so it is loaded only with it.
+ */
+public final class Jackson2Json implements Json {
 
     private final ObjectMapper mapper;
     private final String origin;
 
-    Jackson2Json(ObjectMapper mapper, String origin) {
+    private Jackson2Json(ObjectMapper mapper, String origin) {
         this.mapper = mapper;
         this.origin = origin;
+    }
+
+    /** Jackson 2 through the application's mapper, exactly as it is configured. */
+    public static Json of(ObjectMapper mapper) {
+        return new Jackson2Json(Objects.requireNonNull(mapper, "mapper"), "the application's mapper");
     }
 
     /** The settings {@link Json#defaults()} documents; {@code Jackson3Json.redkitDefaults()} is its twin. */

@@ -1,6 +1,7 @@
 package io.redkit.json;
 
 import java.lang.reflect.Type;
+import java.util.Objects;
 
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -11,15 +12,23 @@ import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@link Json} on Jackson 3. Loaded only when Jackson 3 is on the class path. */
-final class Jackson3Json implements Json {
+/**
+ * {@link Json} on Jackson 3: the application's own mapper through {@link #of}, or redkit's ({@link Json#defaults()}
+ * when Jackson 3 is the one on the class path). Its signatures name Jackson 3 only, so it is loaded only with it.
+ */
+public final class Jackson3Json implements Json {
 
     private final ObjectMapper mapper;
     private final String origin;
 
-    Jackson3Json(ObjectMapper mapper, String origin) {
+    private Jackson3Json(ObjectMapper mapper, String origin) {
         this.mapper = mapper;
         this.origin = origin;
+    }
+
+    /** Jackson 3 through the application's mapper (a {@code JsonMapper}), exactly as it is configured. */
+    public static Json of(ObjectMapper mapper) {
+        return new Jackson3Json(Objects.requireNonNull(mapper, "mapper"), "the application's mapper");
     }
 
     /**

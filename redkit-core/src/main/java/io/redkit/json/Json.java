@@ -1,7 +1,6 @@
 package io.redkit.json;
 
 import java.lang.reflect.Type;
-import java.util.Objects;
 
 /**
  * The JSON library behind redkit's default codecs (cache values, session data, queue payloads): Jackson 3
@@ -9,8 +8,9 @@ import java.util.Objects;
  * application configures one Jackson and redkit writes what it writes.
  *
  * <p>Both libraries are optional dependencies: an application brings one, or none when it gives every codec itself.
- * The factories that take a mapper are named after the library ({@link #jackson2}, {@link #jackson3}), never
- * overloaded on it, so that code calling one compiles without the other on the class path.
+ * The factories that take a mapper live in classes of their own, {@link Jackson3Json#of} and {@link Jackson2Json#of},
+ * never here: a type that names both libraries in its signatures breaks the reflection frameworks do on it (Spring
+ * lists an interface's methods when it inspects a bean) and, overloaded, the compiler, whenever one is absent.
  *
  * <p>{@link #defaults()} writes the same bytes through either library (see its settings), so a service moving from
  * Jackson 2 to Jackson 3 neither empties its cache nor signs its users out: each reads what the other wrote.
@@ -41,15 +41,5 @@ public interface Json {
      */
     static Json defaults() {
         return DefaultJson.INSTANCE.get();
-    }
-
-    /** Jackson 2 through the application's mapper, exactly as it is configured. */
-    static Json jackson2(com.fasterxml.jackson.databind.ObjectMapper mapper) {
-        return new Jackson2Json(Objects.requireNonNull(mapper, "mapper"), "the application's mapper");
-    }
-
-    /** Jackson 3 through the application's mapper (a {@code JsonMapper}), exactly as it is configured. */
-    static Json jackson3(tools.jackson.databind.ObjectMapper mapper) {
-        return new Jackson3Json(Objects.requireNonNull(mapper, "mapper"), "the application's mapper");
     }
 }

@@ -92,7 +92,7 @@ class JsonLibrariesTest {
     void anApplicationsMapperIsUsedAsItIsConfigured() throws Exception {
         var snake = tools.jackson.databind.json.JsonMapper.builder()
                 .propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.SNAKE_CASE).build();
-        Json json = Json.jackson3(snake);
+        Json json = Jackson3Json.of(snake);
 
         String written = new String(json.<Product>bind(Product.class).write(PRODUCT), StandardCharsets.UTF_8);
 

@@ -26,7 +26,7 @@ public final class JsonSessionCodec<T> implements SessionCodec<T> {
 
     /**
      * JSON of {@code type} through the given library and mapper: the application's own, as {@code
-     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     * Jackson3Json.of(mapper)} or {@code Jackson2Json.of(mapper)}.
      */
     public static <T> JsonSessionCodec<T> using(Json json, Class<T> type) {
         return new JsonSessionCodec<>(json, type);

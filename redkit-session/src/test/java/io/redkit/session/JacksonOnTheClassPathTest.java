@@ -55,6 +55,23 @@ class JacksonOnTheClassPathTest {
     }
 
     @Test
+    void frameworksCanReflectOnTheJsonTypesWithEitherJacksonAbsent() {
+        // Spring lists a bean's methods and its interfaces' (the Json bean of the starter); a signature naming the
+        // absent library fails that with NoClassDefFoundError.
+        List<Class<?>> types = new java.util.ArrayList<>(List.of(Json.class, io.redkit.json.JsonBinding.class,
+                JsonSessionCodec.class));
+        if (JACKSON3 || JACKSON2) {
+            types.add(Json.defaults().getClass());
+        }
+        for (Class<?> type : types) {
+            assertThat(type.getDeclaredMethods()).as(type.getName()).isNotNull();
+            for (Class<?> implemented : type.getInterfaces()) {
+                assertThat(implemented.getDeclaredMethods()).as(implemented.getName()).isNotNull();
+            }
+        }
+    }
+
+    @Test
     void codeCallingTheDefaultCodecCompilesWithEitherJacksonAbsent(@TempDir Path out) throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String source = "class Uses { Object codec = io.redkit.session.JsonSessionCodec.of(String.class);"

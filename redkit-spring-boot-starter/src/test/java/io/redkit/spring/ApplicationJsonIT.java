@@ -67,7 +67,7 @@ class ApplicationJsonIT {
         var mapper = tools.jackson.databind.json.JsonMapper.builder()
                 .propertyNamingStrategy(tools.jackson.databind.PropertyNamingStrategies.KEBAB_CASE).build();
         runner().withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))
-                .withBean(Json.class, () -> Json.jackson3(mapper))
+                .withBean(Json.class, () -> io.redkit.json.Jackson3Json.of(mapper))
                 .run(context -> assertThat(storedByEachFeature(context)).allSatisfy(stored ->
                         assertThat(stored).contains("\"list-price\":19.90")));
     }

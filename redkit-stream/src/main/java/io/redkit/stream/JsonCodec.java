@@ -27,7 +27,7 @@ public final class JsonCodec<T> implements MessageCodec<T> {
 
     /**
      * JSON of {@code type} through the given library and mapper: the application's own, as {@code
-     * Json.jackson3(mapper)} or {@code Json.jackson2(mapper)}.
+     * Jackson3Json.of(mapper)} or {@code Jackson2Json.of(mapper)}.
      */
     public static <T> JsonCodec<T> using(Json json, Class<T> type) {
         return new JsonCodec<>(json, type);

@@ -45,7 +45,7 @@ public final class ApplicationJson {
 
         static Json find(BeanFactory beans) {
             var mapper = beans.getBeanProvider(tools.jackson.databind.json.JsonMapper.class).getIfUnique();
-            return mapper == null ? null : Json.jackson3(mapper);
+            return mapper == null ? null : io.redkit.json.Jackson3Json.of(mapper);
         }
     }
 
@@ -55,7 +55,7 @@ public final class ApplicationJson {
         static Json find(BeanFactory beans) {
             var mapper = beans.getBeanProvider(com.fasterxml.jackson.databind.ObjectMapper.class).getIfUnique();
             return mapper == null || !"JSON".equals(mapper.getFactory().getFormatName()) ? null
-                    : Json.jackson2(mapper);
+                    : io.redkit.json.Jackson2Json.of(mapper);
         }
     }
 }
