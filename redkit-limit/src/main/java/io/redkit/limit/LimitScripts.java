@@ -1,5 +1,9 @@
 package io.redkit.limit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.redkit.Idempotency;
@@ -8,7 +12,9 @@ import io.redkit.ScriptResult;
 
 /**
  * The limiters' Lua scripts, one per algorithm, declared once and run by SHA; each file under
- * {@code io/redkit/limit/} documents its KEYS, ARGV and reply. Every one counts, so none is idempotent: redkit
+ * {@code io/redkit/limit/} documents its KEYS, ARGV and reply, and runs behind {@code prelude.lua}, the part every
+ * algorithm shares (the server's time, the deciding limit, the CORRUPTLIMIT error), joined in front of it here: the
+ * script sent and its SHA are those of the joined text. Every one counts, so none is idempotent: redkit
  * never sends one again after an outcome that may have run. Public so that a benchmark or another client can run
  * exactly the same scripts.
  *
@@ -16,6 +22,9 @@ import io.redkit.ScriptResult;
  * server time µs}}.
  */
 public final class LimitScripts {
+
+    /** The shared part every script runs behind (declared first: the scripts below are made from it). */
+    static final String PRELUDE = read("prelude.lua");
 
     /** Fixed windows: a count and its window index per limit. */
     public static final RedisScript<List<Object>> FIXED_WINDOW = declare("fixed-window.lua");
@@ -43,6 +52,18 @@ public final class LimitScripts {
     }
 
     private static RedisScript<List<Object>> declare(String resource) {
-        return RedisScript.fromResource(LimitScripts.class, resource, ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
+        return RedisScript.of(resource.replace(".lua", ""), PRELUDE + read(resource), ScriptResult.MULTI,
+                Idempotency.NON_IDEMPOTENT);
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = LimitScripts.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("no script resource '" + resource + "' next to LimitScripts");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

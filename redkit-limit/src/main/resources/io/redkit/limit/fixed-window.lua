@@ -17,19 +17,12 @@
 -- retry-after is that wait (to the end of its window). Allowed: it is the limit with the fewest permits left.
 -- Reset-after is the time until the deciding limit's window ends.
 --
+-- now, n, idiv, corrupt and decide come from prelude.lua, joined in front of this script.
+--
 -- Atomic because the check and the count (GET, then SET of the count + n with its expiry: the seeds' INCR +
 -- PEXPIRE, without counting a refused request) must see one state: two callers that both read L - 1 would
 -- both pass. Every limit is checked before any is written, so a refusal by one consumes nothing from the
 -- others. Not idempotent: run twice, it counts the permits twice.
-local function idiv(a, b)
-  local q = math.floor(a / b)
-  if q * b > a then return q - 1 elseif (q + 1) * b <= a then return q + 1 end
-  return q
-end
-
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local n = tonumber(ARGV[1])
 local ok, left, wait, reset, window, count = {}, {}, {}, {}, {}, {}
 
 for i = 1, #KEYS do
@@ -40,8 +33,7 @@ for i = 1, #KEYS do
   if raw then
     local v, w, c = string.match(raw, '^(%d+):(%d+):(%d+)$')
     if not v then
-      return redis.error_reply('CORRUPTLIMIT ' .. KEYS[i] .. ' holds no rate-limit state; nothing was'
-          .. ' counted; delete the key')
+      return corrupt(KEYS[i])
     end
     if v == '1' and tonumber(w) == window[i] then
       count[i] = tonumber(c)
@@ -58,15 +50,7 @@ for i = 1, #KEYS do
   end
 end
 
-local function decides(i, j)
-  if ok[i] ~= ok[j] then return not ok[i] end
-  if ok[i] then return left[i] < left[j] end
-  return wait[i] > wait[j]
-end
-local pick = 1
-for i = 2, #KEYS do
-  if decides(i, pick) then pick = i end
-end
+local pick = decide(ok, left, wait)
 
 if not ok[pick] then
   return {0, pick, left[pick], wait[pick], reset[pick], now}

@@ -21,18 +21,11 @@
 -- retry-after is the time until the estimate leaves room for n, if nothing else is taken meanwhile. Allowed:
 -- it is the limit with the fewest permits left. Reset-after is the time until the estimate is back to zero.
 --
+-- now, n, idiv, corrupt and decide come from prelude.lua, joined in front of this script.
+--
 -- Atomic because the check and the count must see one state: two callers that both read room for one would
 -- both pass. Every limit is checked before any is written, so a refusal by one consumes nothing from the
 -- others. Not idempotent: run twice, it counts the permits twice.
-local function idiv(a, b)
-  local q = math.floor(a / b)
-  if q * b > a then return q - 1 elseif (q + 1) * b <= a then return q + 1 end
-  return q
-end
-
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local n = tonumber(ARGV[1])
 local ok, left, wait, reset, window, current, previous, span = {}, {}, {}, {}, {}, {}, {}, {}
 
 -- When the estimate first leaves room for n: later in this window as the previous one's weight fades, or in
@@ -62,8 +55,7 @@ for i = 1, #KEYS do
   if raw then
     local v, w, c, p = string.match(raw, '^(%d+):(%d+):(%d+):(%d+)$')
     if not v then
-      return redis.error_reply('CORRUPTLIMIT ' .. KEYS[i] .. ' holds no rate-limit state; nothing was'
-          .. ' counted; delete the key')
+      return corrupt(KEYS[i])
     end
     if v == '1' and tonumber(w) == window[i] then
       current[i], previous[i] = tonumber(c), tonumber(p)
@@ -90,15 +82,7 @@ for i = 1, #KEYS do
   end
 end
 
-local function decides(i, j)
-  if ok[i] ~= ok[j] then return not ok[i] end
-  if ok[i] then return left[i] < left[j] end
-  return wait[i] > wait[j]
-end
-local pick = 1
-for i = 2, #KEYS do
-  if decides(i, pick) then pick = i end
-end
+local pick = decide(ok, left, wait)
 
 if not ok[pick] then
   return {0, pick, left[pick], wait[pick], reset[pick], now}

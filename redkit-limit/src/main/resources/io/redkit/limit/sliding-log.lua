@@ -17,13 +17,12 @@
 -- retry-after is the time until enough of its permits have left the window. Allowed: it is the limit with the
 -- fewest permits left. Reset-after is the time until the deciding limit's log is empty.
 --
+-- now, n, idiv, corrupt and decide come from prelude.lua, joined in front of this script.
+--
 -- Atomic because the trim, the count and the add must see one state: two callers that both count L - 1 would
 -- both add. Every limit is checked before any permit is added (the trim only drops permits that have left the
 -- window, which changes no decision), so a refusal by one consumes nothing from the others. Not idempotent:
 -- run twice, it adds the permits twice.
-local time = redis.call('TIME')
-local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-local n = tonumber(ARGV[1])
 local token = ARGV[2]
 local ok, left, wait, reset, length = {}, {}, {}, {}, {}
 
@@ -49,15 +48,7 @@ for i = 1, #KEYS do
   end
 end
 
-local function decides(i, j)
-  if ok[i] ~= ok[j] then return not ok[i] end
-  if ok[i] then return left[i] < left[j] end
-  return wait[i] > wait[j]
-end
-local pick = 1
-for i = 2, #KEYS do
-  if decides(i, pick) then pick = i end
-end
+local pick = decide(ok, left, wait)
 
 if not ok[pick] then
   return {0, pick, left[pick], wait[pick], reset[pick], now}
