@@ -91,265 +91,180 @@ public final class StreamConfig {
         REQUIRE_AOF
     }
 
-    private final String name;
-    private final String namespace;
-    private final String group;
-    private final long maxLength;
-    private final Overflow overflow;
-    private final int maxEntryBytes;
-    private final Durability durability;
-    private final Duration maxAge;
-    private final long deadLetterMaxLength;
-    private final int maxDeliveries;
-    private final Duration visibilityTimeout;
-    private final Duration retryBackoffMin;
-    private final Duration retryBackoffMax;
-    private final int batchSize;
-    private final Duration block;
-    private final Duration commandTimeout;
-    private final int workers;
-    private final String consumerPrefix;
-    private final Duration claimInterval;
-    private final Duration reapAfter;
-    private final Duration metricsInterval;
-    private final Duration shutdownDeadline;
-    private final String groupStart;
+    /** A copy only this configuration holds, never changed once built: what keeps it immutable. */
+    private final StreamSettings values;
 
-    private StreamConfig(Builder b, String consumerPrefix) {
-        this.name = b.name;
-        this.namespace = b.namespace;
-        this.group = b.group;
-        this.maxLength = b.maxLength;
-        this.overflow = b.overflow;
-        this.maxEntryBytes = b.maxEntryBytes;
-        this.durability = b.durability;
-        this.maxAge = b.maxAge;
-        this.deadLetterMaxLength = b.deadLetterMaxLength;
-        this.maxDeliveries = b.maxDeliveries;
-        this.visibilityTimeout = b.visibilityTimeout;
-        this.retryBackoffMin = b.retryBackoffMin;
-        this.retryBackoffMax = b.retryBackoffMax;
-        this.batchSize = b.batchSize;
-        this.block = b.block;
-        this.commandTimeout = b.commandTimeout;
-        this.workers = b.workers;
-        this.consumerPrefix = consumerPrefix;
-        this.claimInterval = b.claimInterval;
-        this.reapAfter = b.reapAfter;
-        this.metricsInterval = b.metricsInterval;
-        this.shutdownDeadline = b.shutdownDeadline;
-        this.groupStart = b.groupStart;
+    private StreamConfig(StreamSettings values) {
+        this.values = values;
     }
 
     /** A builder for the stream {@code name} (1-64 of {@code [A-Za-z0-9_.-]}) with every other default. */
     public static Builder builder(String name) {
-        return new Builder().name(name);
+        return new Builder(new StreamSettings()).name(name);
     }
 
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
-        Builder b = new Builder();
-        b.name = name;
-        b.namespace = namespace;
-        b.group = group;
-        b.maxLength = maxLength;
-        b.overflow = overflow;
-        b.maxEntryBytes = maxEntryBytes;
-        b.durability = durability;
-        b.maxAge = maxAge;
-        b.deadLetterMaxLength = deadLetterMaxLength;
-        b.maxDeliveries = maxDeliveries;
-        b.visibilityTimeout = visibilityTimeout;
-        b.retryBackoffMin = retryBackoffMin;
-        b.retryBackoffMax = retryBackoffMax;
-        b.batchSize = batchSize;
-        b.block = block;
-        b.commandTimeout = commandTimeout;
-        b.workers = workers;
-        b.consumerPrefix = consumerPrefix;
-        b.claimInterval = claimInterval;
-        b.reapAfter = reapAfter;
-        b.metricsInterval = metricsInterval;
-        b.shutdownDeadline = shutdownDeadline;
-        b.groupStart = groupStart;
-        return b;
+        return new Builder(values.copy());
     }
 
     /** The stream's name, its identity in keys and meter tags. */
-    public String name() { return name; }
+    public String name() { return values.name; }
 
     /** Key namespace; default {@value #DEFAULT_NAMESPACE}. */
-    public String namespace() { return namespace; }
+    public String namespace() { return values.namespace; }
 
     /** The consumer group; default {@value #DEFAULT_GROUP}. */
-    public String group() { return group; }
+    public String group() { return values.group; }
 
     /** The most entries the stream holds; default {@value #DEFAULT_MAX_LENGTH} (see the constant). */
-    public long maxLength() { return maxLength; }
+    public long maxLength() { return values.maxLength; }
 
     /** What a publish into a full stream does; default {@link Overflow#REJECT}. */
-    public Overflow overflow() { return overflow; }
+    public Overflow overflow() { return values.overflow; }
 
     /** The largest entry a publish accepts, in bytes; default 1 MiB. */
-    public int maxEntryBytes() { return maxEntryBytes; }
+    public int maxEntryBytes() { return values.maxEntryBytes; }
 
     /** What the queue does about a server without the append-only file; default {@link Durability#WARN}. */
-    public Durability durability() { return durability; }
+    public Durability durability() { return values.durability; }
 
     /**
      * Acknowledged entries older than this are trimmed every metrics interval (by the local wall clock), or null
      * to keep them until the stream reaches {@link #maxLength()}; entries some group has not acknowledged are kept
      * whatever their age.
      */
-    public Duration maxAge() { return maxAge; }
+    public Duration maxAge() { return values.maxAge; }
 
     /** About how many dead letters are kept; default {@value #DEFAULT_DEAD_LETTER_MAX_LENGTH}. */
-    public long deadLetterMaxLength() { return deadLetterMaxLength; }
+    public long deadLetterMaxLength() { return values.deadLetterMaxLength; }
 
     /** Handler deliveries before a message is dead-lettered; default {@value #DEFAULT_MAX_DELIVERIES}. */
-    public int maxDeliveries() { return maxDeliveries; }
+    public int maxDeliveries() { return values.maxDeliveries; }
 
     /** How long a message stays with one consumer before others may claim it; default 30 s. */
-    public Duration visibilityTimeout() { return visibilityTimeout; }
+    public Duration visibilityTimeout() { return values.visibilityTimeout; }
 
     /** First retry pause; default 500 ms. */
-    public Duration retryBackoffMin() { return retryBackoffMin; }
+    public Duration retryBackoffMin() { return values.retryBackoffMin; }
 
     /** Longest retry pause; default 10 s. */
-    public Duration retryBackoffMax() { return retryBackoffMax; }
+    public Duration retryBackoffMax() { return values.retryBackoffMax; }
 
     /** The most entries one read takes; default {@value #DEFAULT_BATCH_SIZE}. */
-    public int batchSize() { return batchSize; }
+    public int batchSize() { return values.batchSize; }
 
     /** How long a read blocks on the server; default 1 s. */
-    public Duration block() { return block; }
+    public Duration block() { return values.block; }
 
     /** How long a worker's command waits for its reply (a blocking read: the block more); default 1 s. */
-    public Duration commandTimeout() { return commandTimeout; }
+    public Duration commandTimeout() { return values.commandTimeout; }
 
     /** Workers one {@link StreamQueue#start} starts; default {@value #DEFAULT_WORKERS}. */
-    public int workers() { return workers; }
+    public int workers() { return values.workers; }
 
     /** Consumer names are {@code <prefix>-<n>}; default the host name and process id. */
-    public String consumerPrefix() { return consumerPrefix; }
+    public String consumerPrefix() { return values.consumerPrefix; }
 
     /** How often each worker claims idle messages; default 1 s. */
-    public Duration claimInterval() { return claimInterval; }
+    public Duration claimInterval() { return values.claimInterval; }
 
     /** Idle consumers older than this are removed; zero when off; default 1 h. */
-    public Duration reapAfter() { return reapAfter; }
+    public Duration reapAfter() { return values.reapAfter; }
 
     /** How often the gauges are refreshed; default 5 s. */
-    public Duration metricsInterval() { return metricsInterval; }
+    public Duration metricsInterval() { return values.metricsInterval; }
 
     /** How long close() lets handlers finish; default 10 s. */
-    public Duration shutdownDeadline() { return shutdownDeadline; }
+    public Duration shutdownDeadline() { return values.shutdownDeadline; }
 
     /** Where a newly created group starts reading; default {@value #DEFAULT_GROUP_START}. */
-    public String groupStart() { return groupStart; }
+    public String groupStart() { return values.groupStart; }
 
     @Override
     public String toString() {
-        return "StreamConfig[" + namespace + ":{" + name + "}, group=" + group + ", "
-                + "maxLength=" + maxLength + " (" + overflow + ")" + (maxAge != null ? ", maxAge=" + maxAge : "")
-                + ", maxEntryBytes=" + maxEntryBytes + ", durability=" + durability + ", maxDeliveries="
-                + maxDeliveries + ", visibility=" + visibilityTimeout + ", retry=" + retryBackoffMin + ".."
-                + retryBackoffMax + ", batch=" + batchSize + ", block=" + block + ", workers=" + workers
-                + ", consumers=" + consumerPrefix + "-n]";
+        StreamSettings v = values;
+        return "StreamConfig[" + v.namespace + ":{" + v.name + "}, group=" + v.group + ", "
+                + "maxLength=" + v.maxLength + " (" + v.overflow + ")"
+                + (v.maxAge != null ? ", maxAge=" + v.maxAge : "")
+                + ", maxEntryBytes=" + v.maxEntryBytes + ", durability=" + v.durability + ", maxDeliveries="
+                + v.maxDeliveries + ", visibility=" + v.visibilityTimeout + ", retry=" + v.retryBackoffMin + ".."
+                + v.retryBackoffMax + ", batch=" + v.batchSize + ", block=" + v.block + ", workers=" + v.workers
+                + ", consumers=" + v.consumerPrefix + "-n]";
     }
 
     /** Builds a {@link StreamConfig}; each setter rejects a bad value at once, naming it. */
     public static final class Builder {
-        private String name;
-        private String namespace = DEFAULT_NAMESPACE;
-        private String group = DEFAULT_GROUP;
-        private long maxLength = DEFAULT_MAX_LENGTH;
-        private Overflow overflow = DEFAULT_OVERFLOW;
-        private int maxEntryBytes = DEFAULT_MAX_ENTRY_BYTES;
-        private Durability durability = DEFAULT_DURABILITY;
-        private Duration maxAge;
-        private long deadLetterMaxLength = DEFAULT_DEAD_LETTER_MAX_LENGTH;
-        private int maxDeliveries = DEFAULT_MAX_DELIVERIES;
-        private Duration visibilityTimeout = DEFAULT_VISIBILITY_TIMEOUT;
-        private Duration retryBackoffMin = DEFAULT_RETRY_BACKOFF_MIN;
-        private Duration retryBackoffMax = DEFAULT_RETRY_BACKOFF_MAX;
-        private int batchSize = DEFAULT_BATCH_SIZE;
-        private Duration block = DEFAULT_BLOCK;
-        private Duration commandTimeout = DEFAULT_COMMAND_TIMEOUT;
-        private int workers = DEFAULT_WORKERS;
-        private String consumerPrefix;
-        private Duration claimInterval = DEFAULT_CLAIM_INTERVAL;
-        private Duration reapAfter = DEFAULT_REAP_AFTER;
-        private Duration metricsInterval = DEFAULT_METRICS_INTERVAL;
-        private Duration shutdownDeadline = DEFAULT_SHUTDOWN_DEADLINE;
-        private String groupStart = DEFAULT_GROUP_START;
+        private final StreamSettings values;
 
-        private Builder() {
+        private Builder(StreamSettings values) {
+            this.values = values;
         }
 
         /** The stream's name: 1-64 of {@code [A-Za-z0-9_.-]}. */
         public Builder name(String value) {
-            this.name = Validate.name("name", value, 64);
+            values.name = Validate.name("name", value, 64);
             return this;
         }
 
         /** Key namespace: 1-64 of {@code [A-Za-z0-9_.-]}. */
         public Builder namespace(String value) {
-            this.namespace = Validate.name("namespace", value, 64);
+            values.namespace = Validate.name("namespace", value, 64);
             return this;
         }
 
         /** The consumer group: 1-64 of {@code [A-Za-z0-9_.-]}. */
         public Builder group(String value) {
-            this.group = Validate.name("group", value, 64);
+            values.group = Validate.name("group", value, 64);
             return this;
         }
 
         /** The most entries the stream holds (at least 1); see {@link #DEFAULT_MAX_LENGTH}. */
         public Builder maxLength(long value) {
-            this.maxLength = atLeastOne("maxLength", value);
+            values.maxLength = StreamSettings.atLeastOne("maxLength", value);
             return this;
         }
 
         /** What a publish into a full stream does: refuse it (default) or drop the oldest entries, counted. */
         public Builder overflow(Overflow value) {
-            this.overflow = java.util.Objects.requireNonNull(value, "overflow");
+            values.overflow = java.util.Objects.requireNonNull(value, "overflow");
             return this;
         }
 
         /** The largest entry a publish accepts: 64 bytes to 512 MiB (Redis's own limit for one value). */
         public Builder maxEntryBytes(int value) {
-            this.maxEntryBytes = within("maxEntryBytes", value, 64, 512 << 20);
+            values.maxEntryBytes = StreamSettings.within("maxEntryBytes", value, 64, 512 << 20);
             return this;
         }
 
         /** Warn about a server without the append-only file (default), or refuse to create the queue. */
         public Builder durability(Durability value) {
-            this.durability = java.util.Objects.requireNonNull(value, "durability");
+            values.durability = java.util.Objects.requireNonNull(value, "durability");
             return this;
         }
 
         /** Trim acknowledged entries older than {@code value} (1 s to 1 day); unacknowledged ones are kept. */
         public Builder maxAge(Duration value) {
-            this.maxAge = Validate.within("maxAge", value, Duration.ofSeconds(1), MAX_DURATION);
+            values.maxAge = Validate.within("maxAge", value, Duration.ofSeconds(1), MAX_DURATION);
             return this;
         }
 
         /** Keep about the newest {@code value} dead letters (at least 1). */
         public Builder deadLetterMaxLength(long value) {
-            this.deadLetterMaxLength = atLeastOne("deadLetterMaxLength", value);
+            values.deadLetterMaxLength = StreamSettings.atLeastOne("deadLetterMaxLength", value);
             return this;
         }
 
         /** Deliveries before dead-lettering: 1-1000. */
         public Builder maxDeliveries(int value) {
-            this.maxDeliveries = within("maxDeliveries", value, 1, 1000);
+            values.maxDeliveries = StreamSettings.within("maxDeliveries", value, 1, 1000);
             return this;
         }
 
         /** The visibility timeout: 100 ms to 1 day; above the retry backoff and the claim interval (checked in build()). */
         public Builder visibilityTimeout(Duration value) {
-            this.visibilityTimeout = Validate.within("visibilityTimeout", value, Duration.ofMillis(100), MAX_DURATION);
+            values.visibilityTimeout =
+                    Validate.within("visibilityTimeout", value, Duration.ofMillis(100), MAX_DURATION);
             return this;
         }
 
@@ -360,32 +275,33 @@ public final class StreamConfig {
             if (max.compareTo(min) < 0) {
                 throw new IllegalArgumentException("retryBackoff max (" + max + ") must not be below min (" + min + ")");
             }
-            this.retryBackoffMin = min;
-            this.retryBackoffMax = max;
+            values.retryBackoffMin = min;
+            values.retryBackoffMax = max;
             return this;
         }
 
         /** The most entries one read takes: 1-10000. */
         public Builder batchSize(int value) {
-            this.batchSize = within("batchSize", value, 1, 10_000);
+            values.batchSize = StreamSettings.within("batchSize", value, 1, 10_000);
             return this;
         }
 
         /** How long a read blocks on the server: 1 ms to 1 min. */
         public Builder block(Duration value) {
-            this.block = Validate.within("block", value, Duration.ofMillis(1), Duration.ofMinutes(1));
+            values.block = Validate.within("block", value, Duration.ofMillis(1), Duration.ofMinutes(1));
             return this;
         }
 
         /** How long a worker's command waits for its reply: 10 ms to 1 min. */
         public Builder commandTimeout(Duration value) {
-            this.commandTimeout = Validate.within("commandTimeout", value, Duration.ofMillis(10), Duration.ofMinutes(1));
+            values.commandTimeout =
+                    Validate.within("commandTimeout", value, Duration.ofMillis(10), Duration.ofMinutes(1));
             return this;
         }
 
         /** Workers per {@link StreamQueue#start}: 1 to {@value #MAX_WORKERS}; each holds a dedicated connection. */
         public Builder workers(int value) {
-            this.workers = within("workers", value, 1, MAX_WORKERS);
+            values.workers = StreamSettings.within("workers", value, 1, MAX_WORKERS);
             return this;
         }
 
@@ -394,31 +310,32 @@ public final class StreamConfig {
          * restart (a StatefulSet pod name) to keep the set of consumers small; the default changes per process.
          */
         public Builder consumerPrefix(String value) {
-            this.consumerPrefix = Validate.name("consumerPrefix", value, 100);
+            values.consumerPrefix = Validate.name("consumerPrefix", value, 100);
             return this;
         }
 
         /** How often each worker claims idle messages: 10 ms up to the visibility timeout (checked in build()). */
         public Builder claimInterval(Duration value) {
-            this.claimInterval = Validate.within("claimInterval", value, Duration.ofMillis(10), MAX_DURATION);
+            values.claimInterval = Validate.within("claimInterval", value, Duration.ofMillis(10), MAX_DURATION);
             return this;
         }
 
         /** Remove consumers idle this long; zero turns it off, else at least twice the visibility timeout. */
         public Builder reapAfter(Duration value) {
-            this.reapAfter = Validate.nonNegative("reapAfter", value, Duration.ofDays(30));
+            values.reapAfter = Validate.nonNegative("reapAfter", value, Duration.ofDays(30));
             return this;
         }
 
         /** How often the gauges are refreshed: 100 ms to 1 h. */
         public Builder metricsInterval(Duration value) {
-            this.metricsInterval = Validate.within("metricsInterval", value, Duration.ofMillis(100), Duration.ofHours(1));
+            values.metricsInterval =
+                    Validate.within("metricsInterval", value, Duration.ofMillis(100), Duration.ofHours(1));
             return this;
         }
 
         /** How long close() lets handlers finish: zero (stop at once) to 1 h. */
         public Builder shutdownDeadline(Duration value) {
-            this.shutdownDeadline = Validate.nonNegative("shutdownDeadline", value, Duration.ofHours(1));
+            values.shutdownDeadline = Validate.nonNegative("shutdownDeadline", value, Duration.ofHours(1));
             return this;
         }
 
@@ -428,7 +345,7 @@ public final class StreamConfig {
                 throw new IllegalArgumentException("groupStart must be 0, $ or an entry id like 1700000000000-0, was '"
                         + value + "'");
             }
-            this.groupStart = value;
+            values.groupStart = value;
             return this;
         }
 
@@ -443,36 +360,14 @@ public final class StreamConfig {
             return this;
         }
 
-        private static int within(String field, int value, int min, int max) {
-            if (value < min || value > max) {
-                throw new IllegalArgumentException(field + " must be " + min + "-" + max + ", was " + value);
-            }
-            return value;
-        }
-
-        private static long atLeastOne(String field, long value) {
-            if (value < 1) {
-                throw new IllegalArgumentException(field + " must be at least 1, was " + value);
-            }
-            return value;
-        }
-
         /** Checks the values against each other and builds the configuration. */
         public StreamConfig build() {
-            if (retryBackoffMax.compareTo(visibilityTimeout) >= 0) {
-                throw new IllegalArgumentException("retryBackoff max (" + retryBackoffMax + ") must be below the"
-                        + " visibilityTimeout (" + visibilityTimeout + "), or other workers claim a failed message"
-                        + " before its own worker retries it");
+            values.checkTogether();
+            StreamSettings built = values.copy();
+            if (built.consumerPrefix == null) {
+                built.consumerPrefix = ConsumerNames.defaultPrefix();
             }
-            if (claimInterval.compareTo(visibilityTimeout) > 0) {
-                throw new IllegalArgumentException("claimInterval (" + claimInterval + ") must not exceed the"
-                        + " visibilityTimeout (" + visibilityTimeout + ")");
-            }
-            if (!reapAfter.isZero() && reapAfter.compareTo(visibilityTimeout.multipliedBy(2)) < 0) {
-                throw new IllegalArgumentException("reapAfter (" + reapAfter + ") must be zero (off) or at least twice"
-                        + " the visibilityTimeout (" + visibilityTimeout + "), or a busy worker could be reaped");
-            }
-            return new StreamConfig(this, consumerPrefix != null ? consumerPrefix : ConsumerNames.defaultPrefix());
+            return new StreamConfig(built);
         }
     }
 }

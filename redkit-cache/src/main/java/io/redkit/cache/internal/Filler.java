@@ -2,7 +2,6 @@ package io.redkit.cache.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -30,8 +28,9 @@ import io.redkit.cache.ValueTooLargeException;
 /**
  * A miss across instances: take the fill lease (or find the entry another instance just wrote), load, and write
  * back only while the lease holds; without the lease, wait briefly for the holder's entry and re-read, and past
- * the wait bound load without writing. The lease is kept alive while the loader runs, so a load slower than the
- * lease still fills the cache; an invalidation UNLINKs the lease, so a load that began before it never writes.
+ * the wait bound load without writing. The lease is kept alive while the loader runs ({@link LeaseKeeper}), so a
+ * load slower than the lease still fills the cache; an invalidation UNLINKs the lease, so a load that began before
+ * it never writes.
  */
 final class Filler<K, V> {
 
@@ -47,18 +46,13 @@ final class Filler<K, V> {
     static final RedisScript<Long> RELEASE =
             RedisScript.fromResource(Filler.class, "/io/redkit/cache/release.lua", ScriptResult.INTEGER,
                     Idempotency.IDEMPOTENT);
-    static final RedisScript<Long> EXTEND =
-            RedisScript.fromResource(Filler.class, "/io/redkit/cache/extend-lease.lua", ScriptResult.INTEGER,
-                    Idempotency.IDEMPOTENT);
     /** The fill scripts, registered with {@code Redkit.scripts()} when a cache is built. */
-    static final List<RedisScript<?>> SCRIPTS = List.of(ACQUIRE, FILL, RELEASE, EXTEND);
+    static final List<RedisScript<?>> SCRIPTS = List.of(ACQUIRE, FILL, RELEASE, LeaseKeeper.EXTEND);
 
     private static final byte[] NOTHING = new byte[0];
     private static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final long ACQUIRED = 2;
-    /** How many lease lifetimes a running load keeps its lease alive at most. */
-    static final int KEEP_ALIVE_LEASES = 12;
     private static final long FOUND = 1;
 
     /**
@@ -84,7 +78,7 @@ final class Filler<K, V> {
     private final GuardedRedis redis;
     private final EntryCodec<V> entries;
     private final SourceLoads<K, V> source;
-    private final RedkitTimer timer;
+    private final LeaseKeeper keeper;
     private final RedkitClock clock;
     private final CacheMetrics metrics;
 
@@ -98,7 +92,7 @@ final class Filler<K, V> {
         this.redis = redis;
         this.entries = entries;
         this.source = source;
-        this.timer = timer;
+        this.keeper = new LeaseKeeper(cache, redis, timer, leaseTtl, leaseMillis);
         this.clock = clock;
         this.metrics = metrics;
     }
@@ -175,7 +169,7 @@ final class Filler<K, V> {
     private Fill<V> loadAndFill(K key, String entryKey, String lease, byte[] token) {
         SourceLoads.Loaded<V> loaded;
         EntryCodec.Stored stored;
-        try (LeaseKeeper keeper = new LeaseKeeper(Map.of(lease, token))) {
+        try (LeaseKeeper.Kept kept = keeper.keep(Map.of(lease, token))) {
             loaded = source.load(key);
             stored = entries.encode(loaded.value(), loaded.nanos());
         } catch (RuntimeException e) {
@@ -228,7 +222,7 @@ final class Filler<K, V> {
         long start = clock.nanoTime();
         Map<String, byte[]> leaseTokens = new LinkedHashMap<>();
         leases.forEach((entryKey, token) -> leaseTokens.put(lease(entryKey), token));
-        try (LeaseKeeper keeper = new LeaseKeeper(leaseTokens)) {
+        try (LeaseKeeper.Kept kept = keeper.keep(leaseTokens)) {
             loaded = source.loadAll(keys);
         } catch (RuntimeException | Error e) {
             leases.forEach((entryKey, token) -> release(entryKey, lease(entryKey), token));
@@ -353,72 +347,5 @@ final class Filler<K, V> {
 
     static byte[] ascii(long number) {
         return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /**
-     * Extends the fill leases of a load in progress every third of the lease TTL until the load ends, for at most
-     * {@link #KEEP_ALIVE_LEASES} lease lifetimes (a minute at the default 5 s lease): a loader that hangs must not
-     * hold the key's fill for ever, after that the lease expires and another instance may fill. An extension that
-     * finds its lease gone (invalidated) stops for that lease: the write-back will be refused, as it must. The
-     * client's timer only triggers it; the scripts are sent from the common pool, since a batch may hold many leases
-     * and the timer thread also runs the lock watchdogs and command deadlines.
-     */
-    private final class LeaseKeeper implements AutoCloseable {
-
-        private final Map<String, byte[]> leases;
-        private final long everyNanos = leaseTtl.toNanos() / 3;
-        private int extensionsLeft = KEEP_ALIVE_LEASES * 3;
-        private volatile RedkitTimer.Scheduled next;
-        private volatile boolean done;
-
-        LeaseKeeper(Map<String, byte[]> leases) {
-            this.leases = new java.util.concurrent.ConcurrentHashMap<>(leases);
-            if (!leases.isEmpty()) {
-                schedule();
-            }
-        }
-
-        private void schedule() {
-            if (extensionsLeft-- <= 0) {
-                return;
-            }
-            try {
-                next = timer.schedule(() -> ForkJoinPool.commonPool().execute(this::extend), everyNanos);
-            } catch (java.util.concurrent.RejectedExecutionException stopped) {
-                // The client is closing: the leases run out by themselves.
-            }
-        }
-
-        /** Runs on the common pool; it only sends. */
-        private void extend() {
-            if (done) {
-                return;
-            }
-            List<String> keys = new ArrayList<>(leases.keySet());
-            for (String lease : keys) {
-                byte[] token = leases.get(lease);
-                try {
-                    redis.master().evalAsync(EXTEND, List.of(lease), token, leaseMillis).whenComplete((ok, e) -> {
-                        if (e == null && ok == 0) {
-                            leases.remove(lease); // invalidated meanwhile: the fill will be refused
-                        }
-                    });
-                } catch (RuntimeException e) {
-                    log.debug("cache '{}': lease extension not sent: {}", cache, e.toString());
-                }
-            }
-            if (!leases.isEmpty()) {
-                schedule();
-            }
-        }
-
-        @Override
-        public void close() {
-            done = true;
-            RedkitTimer.Scheduled scheduled = next;
-            if (scheduled != null) {
-                scheduled.cancel();
-            }
-        }
     }
 }
