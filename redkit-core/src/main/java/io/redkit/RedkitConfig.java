@@ -147,21 +147,7 @@ public final class RedkitConfig {
 
     /** A URL for this configuration with the password masked, for logs. */
     public String maskedUrl() {
-        StringBuilder sb = new StringBuilder();
-        sb.append(tls ? "rediss" : "redis").append(topology == Topology.SENTINEL ? "-sentinel" : "").append("://");
-        if (username != null || password != null) {
-            sb.append(username == null ? "" : username).append(password == null ? "" : ":****").append('@');
-        }
-        for (int i = 0; i < endpoints.size(); i++) {
-            sb.append(i == 0 ? "" : ",").append(endpoints.get(i));
-        }
-        if (database != 0) {
-            sb.append('/').append(database);
-        }
-        if (sentinelMasterId != null) {
-            sb.append('#').append(sentinelMasterId);
-        }
-        return sb.toString();
+        return ConfigUrl.masked(this);
     }
 
     @Override
@@ -239,16 +225,12 @@ public final class RedkitConfig {
 
         private Builder apply(RedisUrl parsed, String masked) {
             Map<String, String> q = parsed.query();
-            if (!parsed.tls() && (q.containsKey("verifyPeer") || q.containsKey("cacert"))) {
-                throw new RedisUrlException("verifyPeer/cacert need TLS: use rediss://", masked);
-            }
+            ConfigUrl.requireTlsForTlsParameters(parsed, masked);
             // Every value is checked before anything is set.
-            CommandProfile request = !q.containsKey("timeout") ? requestProfile : requestProfile.withTimeout(
-                    RedisUrl.parseDuration("timeout", q.get("timeout"), RedisUrl.MAX_TIMEOUT, masked));
-            Duration connect = !q.containsKey("connectTimeout") ? connectTimeout : RedisUrl.parseDuration(
-                    "connectTimeout", q.get("connectTimeout"), RedisUrl.MAX_CONNECT_TIMEOUT, masked);
-            TlsVerify verify = q.containsKey("verifyPeer") ? verifyPeer(q.get("verifyPeer"), masked) : tlsVerify;
-            Path ca = q.containsKey("cacert") ? caCertificate(q.get("cacert"), masked) : caCertificate;
+            CommandProfile request = ConfigUrl.requestProfile(q, requestProfile, masked);
+            Duration connect = ConfigUrl.connectTimeout(q, connectTimeout, masked);
+            TlsVerify verify = ConfigUrl.tlsVerify(q, tlsVerify, masked);
+            Path ca = ConfigUrl.caCertificate(q, caCertificate, masked);
             if (q.containsKey("name")) {
                 name(q.get("name"));
             }
@@ -265,22 +247,6 @@ public final class RedkitConfig {
             caCertificate = ca;
             clientName = q.getOrDefault("clientName", clientName);
             return this;
-        }
-
-        private static TlsVerify verifyPeer(String value, String masked) {
-            try {
-                return TlsVerify.valueOf(value.toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new RedisUrlException("verifyPeer=" + value + " is not one of FULL, CA, NONE", masked);
-            }
-        }
-
-        private static Path caCertificate(String value, String masked) {
-            try {
-                return Path.of(value);
-            } catch (java.nio.file.InvalidPathException e) {
-                throw new RedisUrlException("cacert is not a usable path (" + e.getReason() + ")", masked);
-            }
         }
 
         /** The name that tags this client's meters ({@value RedkitConfig#DEFAULT_NAME} by default). */

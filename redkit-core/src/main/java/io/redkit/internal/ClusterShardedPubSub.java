@@ -1,14 +1,10 @@
 package io.redkit.internal;
 
-import java.net.SocketAddress;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -16,14 +12,10 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.lettuce.core.RedisChannelHandler;
-import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.redkit.Outcome;
 import io.redkit.RedkitException;
@@ -62,41 +54,38 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     private final Runnable refreshTopology;
     private final RedkitTimer timer;
     private final Duration timeout;
-    private final Map<String, Channel> channels = new ConcurrentHashMap<>();
-    /** Node connections that carry this object's listeners, by node id. Guarded by this. */
-    private final Map<String, StatefulRedisPubSubConnection<String, byte[]>> watched = new ConcurrentHashMap<>();
-    private final List<Runnable> reconnectActions = new CopyOnWriteArrayList<>();
-    /** Our SUNSUBSCRIBEs not answered yet, by node id and channel. Guarded by this. */
-    private final Map<String, Integer> leaving = new HashMap<>();
+    private final Map<String, ShardChannel> channels = new ConcurrentHashMap<>();
+    private final ResyncGate gate = new ResyncGate(log);
+    private final ShardNodes nodes = new ShardNodes(new ShardNodes.Events() {
+        @Override
+        public void message(String nodeId, String channel, byte[] message) {
+            deliver(nodeId, channel, message);
+        }
+
+        @Override
+        public boolean confirmed(String channel, String nodeId) {
+            return ClusterShardedPubSub.this.confirmed(channel, nodeId);
+        }
+
+        @Override
+        public void ended(String channel, String nodeId) {
+            ClusterShardedPubSub.this.ended(channel, nodeId);
+        }
+
+        @Override
+        public void dropped(String nodeId) {
+            ClusterShardedPubSub.this.dropped(nodeId);
+        }
+
+        @Override
+        public void reconnected(String nodeId) {
+            ClusterShardedPubSub.this.reconnected(nodeId);
+        }
+    });
     private volatile StatefulRedisClusterPubSubConnection<String, byte[]> connection;
-    /** A confirmed subscription ended since the link was last whole: messages may have been missed. */
-    private volatile boolean gap;
-    /** The reconnect actions of a closed gap are running: messages flow, but the listeners are resynchronising. */
-    private volatile boolean resyncing;
-    /** How many gaps opened so far; a resync that finishes after a newer one leaves {@link #resyncing} alone. */
-    private long gaps;
     private volatile boolean closed;
     private long refreshedAt = System.nanoTime() - REFRESH_EVERY_NANOS;
     private RedkitTimer.Scheduled tick;
-
-    /** A wanted channel: its listeners, and the node it is subscribed on. Written under the outer lock. */
-    private static final class Channel {
-        final String name;
-        final int slot;
-        final List<Listener> listeners = new CopyOnWriteArrayList<>();
-        /** Completes when the server first confirms the subscription. */
-        final CompletableFuture<Void> firstConfirmed = new CompletableFuture<>();
-        /** The node SSUBSCRIBE was sent to, or null when it must be sent (again). */
-        volatile String node;
-        volatile boolean confirmed;
-        long sentAt;
-        Throwable lastError;
-
-        Channel(String name) {
-            this.name = name;
-            this.slot = SlotHash.getSlot(name);
-        }
-    }
 
     /**
      * Creates the seam; {@code connector} opens the Cluster pub/sub connection when first needed, and
@@ -118,9 +107,9 @@ public final class ClusterShardedPubSub implements PubSubSeam {
             throw new IllegalArgumentException("channel must not be empty");
         }
         connection();
-        Channel ch;
+        ShardChannel ch;
         synchronized (this) {
-            ch = channels.computeIfAbsent(channel, Channel::new);
+            ch = channels.computeIfAbsent(channel, ShardChannel::new);
             ch.listeners.add(listener);
         }
         try {
@@ -139,19 +128,16 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     public AutoCloseable onReconnect(Runnable action) {
         Objects.requireNonNull(action, "action");
         connection();
-        reconnectActions.add(action);
-        return () -> reconnectActions.remove(action);
+        return gate.onReconnect(action);
     }
 
     @Override
     public boolean isConnected() {
-        if (closed || connection == null || gap || resyncing) {
+        if (closed || connection == null || !gate.isWhole()) {
             return false;
         }
-        for (Channel ch : channels.values()) {
-            String node = ch.node;
-            StatefulRedisPubSubConnection<String, byte[]> c = node == null ? null : watched.get(node);
-            if (!ch.confirmed || c == null || !c.isOpen()) {
+        for (ShardChannel ch : channels.values()) {
+            if (!ch.confirmed || !nodes.isOpen(ch.node)) {
                 return false;
             }
         }
@@ -159,15 +145,15 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     }
 
     private synchronized void unsubscribe(String channel, Listener listener) {
-        Channel ch = channels.get(channel);
+        ShardChannel ch = channels.get(channel);
         if (ch == null || !ch.listeners.remove(listener) || !ch.listeners.isEmpty()) {
             return;
         }
         channels.remove(channel);
         if (ch.node != null) {
-            leave(ch.node, channel);
+            nodes.leave(ch.node, channel);
         }
-        completeIfConfirmed(); // nothing to wait for any more on this channel
+        gate.closeIfConfirmed(channels.values()); // nothing to wait for any more on this channel
     }
 
     private StatefulRedisClusterPubSubConnection<String, byte[]> connection() {
@@ -201,7 +187,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         }
         long now = System.nanoTime();
         boolean refresh = false;
-        for (Channel ch : channels.values()) {
+        for (ShardChannel ch : channels.values()) {
             RedisClusterNode owner = c.getPartitions().getMasterBySlot(ch.slot);
             if (owner == null) {
                 refresh = true;
@@ -219,17 +205,17 @@ public final class ClusterShardedPubSub implements PubSubSeam {
                 continue; // it forwards the shard's messages too, so nothing is missed there
             }
             if (ch.node != null) {
-                leave(ch.node, ch.name); // the slot moved away from it
+                nodes.leave(ch.node, ch.name); // the slot moved away from it
             }
             if (ch.confirmed) {
-                openGap();
+                gate.open();
             }
             send(c, ch, id, now);
         }
         if (refresh) {
             refreshSoon();
         }
-        completeIfConfirmed();
+        gate.closeIfConfirmed(channels.values());
     }
 
     private static boolean isReplicaOf(Partitions partitions, String nodeId, String masterId) {
@@ -237,7 +223,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         return node != null && masterId.equals(node.getSlaveOf());
     }
 
-    private void send(StatefulRedisClusterPubSubConnection<String, byte[]> c, Channel ch, String nodeId, long now) {
+    private void send(StatefulRedisClusterPubSubConnection<String, byte[]> c, ShardChannel ch, String nodeId, long now) {
         ch.node = nodeId;
         ch.confirmed = false;
         ch.sentAt = now;
@@ -250,7 +236,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         }
         opening
                 .thenCompose(node -> {
-                    watch(nodeId, node);
+                    nodes.watch(nodeId, node);
                     if (!isCurrent(ch, nodeId)) {
                         return CompletableFuture.completedFuture(null); // unsubscribed or moved while it opened
                     }
@@ -265,96 +251,20 @@ public final class ClusterShardedPubSub implements PubSubSeam {
                 });
     }
 
-    private boolean isCurrent(Channel ch, String nodeId) {
+    private boolean isCurrent(ShardChannel ch, String nodeId) {
         return channels.get(ch.name) == ch && nodeId.equals(ch.node);
-    }
-
-    /** Best effort: the old owner may be down, and a message it still sends is dropped by {@link #deliver}. */
-    private void leave(String nodeId, String channel) {
-        StatefulRedisPubSubConnection<String, byte[]> node = watched.get(nodeId);
-        if (node != null && node.isOpen()) {
-            unsubscribeOn(nodeId, node, channel);
-        }
-    }
-
-    /*
-     * The server's reply to our own SUNSUBSCRIBE looks like the one it sends unasked when a slot moves; counting
-     * ours tells them apart, so that leaving a channel and subscribing it again on the same node is not taken
-     * for a move.
-     */
-    private synchronized void unsubscribeOn(String nodeId, StatefulRedisPubSubConnection<String, byte[]> node,
-            String channel) {
-        leaving.merge(nodeId + '\n' + channel, 1, Integer::sum);
-        node.async().sunsubscribe(channel).whenComplete((ignored, error) -> {
-            if (error != null) {
-                answered(nodeId, channel); // no reply will come
-            }
-        });
-    }
-
-    /** Whether this SUNSUBSCRIBE reply answers one of ours; counts it off if so. */
-    private synchronized boolean answered(String nodeId, String channel) {
-        String key = nodeId + '\n' + channel;
-        Integer pending = leaving.get(key);
-        if (pending == null) {
-            return false;
-        }
-        if (pending == 1) {
-            leaving.remove(key);
-        } else {
-            leaving.put(key, pending - 1);
-        }
-        return true;
-    }
-
-    private synchronized void watch(String nodeId, StatefulRedisPubSubConnection<String, byte[]> node) {
-        if (watched.put(nodeId, node) == node) {
-            return;
-        }
-        node.addListener(new RedisPubSubAdapter<>() {
-            @Override
-            public void smessage(String channel, byte[] message) {
-                deliver(nodeId, channel, message);
-            }
-
-            @Override
-            public void ssubscribed(String channel, long count) {
-                if (!confirmed(channel, nodeId)) {
-                    // Lettuce re-subscribed, after a reconnect, a channel that moved or was closed meanwhile.
-                    unsubscribeOn(nodeId, node, channel);
-                }
-            }
-
-            @Override
-            public void sunsubscribed(String channel, long count) {
-                if (!answered(nodeId, channel)) {
-                    ended(channel, nodeId);
-                }
-            }
-        });
-        node.addListener(new RedisConnectionStateListener() {
-            @Override
-            public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
-                dropped(nodeId);
-            }
-
-            @Override
-            public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
-                reconnected(nodeId);
-            }
-        });
     }
 
     /** Whether the channel is wanted on that node: a confirmation from anywhere else is stale. */
     private synchronized boolean confirmed(String channel, String nodeId) {
-        Channel ch = channels.get(channel);
+        ShardChannel ch = channels.get(channel);
         if (ch == null || !nodeId.equals(ch.node)) {
             return false;
         }
         ch.confirmed = true;
         ch.lastError = null;
         ch.firstConfirmed.complete(null);
-        completeIfConfirmed();
+        gate.closeIfConfirmed(channels.values());
         return true;
     }
 
@@ -365,14 +275,14 @@ public final class ClusterShardedPubSub implements PubSubSeam {
      */
     private synchronized void reconnected(String nodeId) {
         long due = System.nanoTime() - timeout.toNanos() - 1;
-        for (Channel ch : channels.values()) {
+        for (ShardChannel ch : channels.values()) {
             if (nodeId.equals(ch.node) && !ch.confirmed) {
                 ch.sentAt = due;
             }
         }
     }
 
-    private synchronized void failed(Channel ch, String nodeId, Throwable error) {
+    private synchronized void failed(ShardChannel ch, String nodeId, Throwable error) {
         if (ch.confirmed || !nodeId.equals(ch.node)) {
             return;
         }
@@ -392,12 +302,12 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
     /** The server ended a subscription: its slot moved (failover, resharding), or it was asked to. */
     private synchronized void ended(String channel, String nodeId) {
-        Channel ch = channels.get(channel);
+        ShardChannel ch = channels.get(channel);
         if (ch == null || !nodeId.equals(ch.node)) {
             return;
         }
         if (ch.confirmed) {
-            openGap();
+            gate.open();
         }
         ch.confirmed = false;
         ch.node = null;
@@ -407,10 +317,10 @@ public final class ClusterShardedPubSub implements PubSubSeam {
     /** A node connection dropped: its channels miss messages until Lettuce re-subscribes them, or they move. */
     private synchronized void dropped(String nodeId) {
         long now = System.nanoTime();
-        for (Channel ch : channels.values()) {
+        for (ShardChannel ch : channels.values()) {
             if (nodeId.equals(ch.node)) {
                 if (ch.confirmed) {
-                    openGap();
+                    gate.open();
                 }
                 ch.confirmed = false;
                 ch.sentAt = now;
@@ -418,38 +328,8 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         }
     }
 
-    /*
-     * As in DefaultRedisPubSub: the reconnect actions run once every channel is confirmed again, and only then
-     * does the link say connected, so that a listener that resynchronises does so after the gap has closed.
-     */
-    private void completeIfConfirmed() {
-        if (!gap) {
-            return;
-        }
-        for (Channel ch : channels.values()) {
-            if (!ch.confirmed) {
-                return;
-            }
-        }
-        gap = false;
-        resyncing = true;
-        long opened = gaps;
-        PubSubSupport.resync(reconnectActions, log, "sharded pub/sub reconnect action", () -> resynced(opened));
-    }
-
-    private void openGap() {
-        gap = true;
-        gaps++;
-    }
-
-    private synchronized void resynced(long opened) {
-        if (gaps == opened) {
-            resyncing = false;
-        }
-    }
-
     private void deliver(String nodeId, String channel, byte[] message) {
-        Channel ch = channels.get(channel);
+        ShardChannel ch = channels.get(channel);
         if (ch == null || !nodeId.equals(ch.node)) {
             return;
         }
@@ -481,7 +361,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
         scheduleTick();
     }
 
-    private void awaitConfirmed(Channel ch) {
+    private void awaitConfirmed(ShardChannel ch) {
         PubSubSupport.await("SSUBSCRIBE " + ch.name, ch.firstConfirmed, timeout, () -> {
             synchronized (this) {
                 return ch.lastError;

@@ -1,5 +1,12 @@
 package io.redkit.internal;
 
+import static io.redkit.internal.CommandArguments.keyArray;
+import static io.redkit.internal.CommandArguments.nonEmpty;
+import static io.redkit.internal.CommandArguments.nonEmptyKeyArray;
+import static io.redkit.internal.CommandArguments.requireKey;
+import static io.redkit.internal.CommandArguments.ttlMillis;
+import static io.redkit.internal.CommandArguments.utf8;
+
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,15 +31,12 @@ import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.redkit.CommandProfile;
 import io.redkit.Idempotency;
-import io.redkit.RedisCommandException;
 import io.redkit.RedisOps;
 import io.redkit.RedisScript;
-import io.redkit.ScriptResult;
 import io.redkit.StreamOps;
 
 /**
@@ -41,15 +45,15 @@ import io.redkit.StreamOps;
  */
 public final class DefaultRedisOps implements RedisOps {
 
-    private static final String NOSCRIPT = "NOSCRIPT";
-
     private final CommandExecutor executor;
     private final StreamOps streams;
+    private final ScriptCalls scripts;
 
     /** Creates the seam over an executor. */
     public DefaultRedisOps(CommandExecutor executor) {
         this.executor = executor;
         this.streams = new DefaultStreamOps(executor);
+        this.scripts = new ScriptCalls(executor);
     }
 
     @Override
@@ -368,102 +372,16 @@ public final class DefaultRedisOps implements RedisOps {
 
     @Override
     public <T> T eval(RedisScript<T> script, List<String> keys, byte[]... args) {
-        String[] keyArray = keyArray(keys);
-        ScriptOutputType type = outputType(script.result());
-        try {
-            return executor.execute("EVALSHA " + script.name(), script.idempotency(),
-                    c -> c.evalsha(script.sha1(), type, keyArray, args));
-        } catch (RedisCommandException e) {
-            if (!NOSCRIPT.equals(e.errorCode())) {
-                throw e;
-            }
-            // NOSCRIPT means the script did not run, so sending the source is safe even for a counting script.
-            executor.metrics().scriptReload();
-            return executor.execute("EVAL " + script.name(), script.idempotency(),
-                    c -> c.eval(script.source(), type, keyArray, args));
-        }
+        return scripts.eval(script, keys, args);
     }
 
     @Override
     public <T> CompletableFuture<T> evalAsync(RedisScript<T> script, List<String> keys, byte[]... args) {
-        String[] keyArray = keyArray(keys);
-        ScriptOutputType type = outputType(script.result());
-        return executor.<T>executeAsync("EVALSHA " + script.name(), script.idempotency(),
-                c -> c.evalsha(script.sha1(), type, keyArray, args))
-                .exceptionallyCompose(e -> {
-                    if (e instanceof RedisCommandException rce && NOSCRIPT.equals(rce.errorCode())) {
-                        executor.metrics().scriptReload();
-                        return executor.executeAsync("EVAL " + script.name(), script.idempotency(),
-                                c -> c.eval(script.source(), type, keyArray, args));
-                    }
-                    return CompletableFuture.failedFuture(e);
-                });
+        return scripts.evalAsync(script, keys, args);
     }
 
     @Override
     public String ping() {
         return executor.execute("PING", Idempotency.IDEMPOTENT, RedisClusterAsyncCommands::ping);
-    }
-
-    private static String utf8(byte[] bytes) {
-        return new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static byte[][] utf8(String[] values) {
-        byte[][] bytes = new byte[values.length][];
-        for (int i = 0; i < values.length; i++) {
-            bytes[i] = values[i].getBytes(StandardCharsets.UTF_8);
-        }
-        return bytes;
-    }
-
-    private static String[] nonEmpty(String what, String[] values) {
-        if (values == null || values.length == 0) {
-            throw new IllegalArgumentException("at least one " + what + " is required");
-        }
-        for (String v : values) {
-            Objects.requireNonNull(v, what);
-        }
-        return values.clone();
-    }
-
-    private static ScriptOutputType outputType(ScriptResult<?> result) {
-        return switch (result.kind()) {
-            case INTEGER -> ScriptOutputType.INTEGER;
-            case STATUS -> ScriptOutputType.STATUS;
-            case BULK -> ScriptOutputType.VALUE;
-            case MULTI -> ScriptOutputType.MULTI;
-            case BOOLEAN -> ScriptOutputType.BOOLEAN;
-        };
-    }
-
-    static long ttlMillis(Duration ttl) {
-        Objects.requireNonNull(ttl, "ttl");
-        if (ttl.isNegative() || ttl.isZero()) {
-            throw new IllegalArgumentException("ttl must be positive, was " + ttl);
-        }
-        return Math.max(1, ttl.toMillis());
-    }
-
-    static void requireKey(String key) {
-        if (key == null || key.isEmpty()) {
-            throw new IllegalArgumentException("key must not be null or empty");
-        }
-    }
-
-    private static String[] nonEmptyKeyArray(String[] keys) {
-        if (keys == null || keys.length == 0) {
-            throw new IllegalArgumentException("at least one key is required");
-        }
-        return keyArray(List.of(keys));
-    }
-
-    private static String[] keyArray(List<String> keys) {
-        Objects.requireNonNull(keys, "keys");
-        String[] array = keys.toArray(new String[0]);
-        for (String key : array) {
-            requireKey(key);
-        }
-        return array;
     }
 }

@@ -53,7 +53,7 @@ final class DefaultStreamOps implements StreamOps {
     }
 
     private static XAddArgs addArgs(String stream, Map<String, byte[]> fields, StreamTrim trim) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         if (Objects.requireNonNull(fields, "fields").isEmpty()) {
             throw new IllegalArgumentException("an entry needs at least one field");
         }
@@ -69,7 +69,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public boolean createGroup(String stream, String group, String startId) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(startId, "startId");
         try {
@@ -87,7 +87,7 @@ final class DefaultStreamOps implements StreamOps {
     @Override
     public List<StreamEntry> readGroup(String stream, String group, String consumer, String id, int count,
             Duration block) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(id, "id");
         requireCount(count);
         XReadArgs args = XReadArgs.Builder.count(count);
@@ -118,7 +118,7 @@ final class DefaultStreamOps implements StreamOps {
     @Override
     public Claimed autoClaim(String stream, String group, String consumer, Duration minIdle, String start,
             int count) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         requireCount(count);
         XAutoClaimArgs<String> args = XAutoClaimArgs.Builder
                 .xautoclaim(Consumer.from(Objects.requireNonNull(group, "group"),
@@ -132,7 +132,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public List<Pending> pending(String stream, String group, String start, String end, int count) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(group, "group");
         requireCount(count);
         Range<String> range = Range.create(Objects.requireNonNull(start, "start"), Objects.requireNonNull(end, "end"));
@@ -147,7 +147,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public long pendingCount(String stream, String group) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(group, "group");
         PendingMessages summary = executor.execute("XPENDING", Idempotency.IDEMPOTENT, c -> c.xpending(stream, group));
         return summary.getCount();
@@ -155,7 +155,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public List<StreamEntry> range(String stream, String start, String end, int count) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         requireCount(count);
         Range<String> range = Range.create(Objects.requireNonNull(start, "start"), Objects.requireNonNull(end, "end"));
         return entries(executor.execute("XRANGE", Idempotency.IDEMPOTENT,
@@ -164,20 +164,20 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public long length(String stream) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         return executor.execute("XLEN", Idempotency.IDEMPOTENT, c -> c.xlen(stream));
     }
 
     @Override
     public long delete(String stream, List<String> ids) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         String[] array = nonEmpty(ids);
         return executor.execute("XDEL", Idempotency.IDEMPOTENT, c -> c.xdel(stream, array));
     }
 
     @Override
     public long trim(String stream, StreamTrim trim) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         if (!Objects.requireNonNull(trim, "trim").trims()) {
             throw new IllegalArgumentException("StreamTrim.NONE trims nothing");
         }
@@ -188,7 +188,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public List<Group> groups(String stream) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         List<Object> reply;
         try {
             reply = executor.execute("XINFO GROUPS", Idempotency.IDEMPOTENT, c -> c.xinfoGroups(stream));
@@ -210,7 +210,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public List<ConsumerInfo> consumers(String stream, String group) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(group, "group");
         List<Object> reply = executor.execute("XINFO CONSUMERS", Idempotency.IDEMPOTENT,
                 c -> c.xinfoConsumers(stream, group));
@@ -225,7 +225,7 @@ final class DefaultStreamOps implements StreamOps {
 
     @Override
     public long deleteConsumer(String stream, String group, String consumer) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Consumer<String> who = Consumer.from(Objects.requireNonNull(group, "group"),
                 Objects.requireNonNull(consumer, "consumer"));
         return executor.execute("XGROUP DELCONSUMER", Idempotency.IDEMPOTENT, c -> c.xgroupDelconsumer(stream, who));
@@ -270,7 +270,7 @@ final class DefaultStreamOps implements StreamOps {
     }
 
     private static String[] ids(String stream, String group, List<String> ids) {
-        DefaultRedisOps.requireKey(stream);
+        CommandArguments.requireKey(stream);
         Objects.requireNonNull(group, "group");
         return nonEmpty(ids);
     }
