@@ -1,6 +1,7 @@
 package io.redkit.spring.internal;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.util.ClassUtils;
 
 import io.redkit.json.Json;
 
@@ -33,12 +34,7 @@ public final class ApplicationJson {
     }
 
     private static boolean present(String className) {
-        try {
-            Class.forName(className, false, ApplicationJson.class.getClassLoader());
-            return true;
-        } catch (ClassNotFoundException | LinkageError absent) {
-            return false;
-        }
+        return ClassUtils.isPresent(className, ApplicationJson.class.getClassLoader());
     }
 
     private static final class Jackson3 {
