@@ -17,6 +17,7 @@ import io.lettuce.core.resource.Delay;
 import io.lettuce.core.tracing.MicrometerTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.redkit.internal.Cleanup;
 import io.redkit.internal.CommandExecutor;
 import io.redkit.internal.DedicatedPool;
@@ -45,6 +46,7 @@ public final class Redkit implements AutoCloseable {
 
     private final RedkitConfig config;
     private final MeterRegistry meters;
+    private final ObservationRegistry observations;
     private final WheelTimer timer;
     private final ClientResources resources;
     private final LettuceConnector connector;
@@ -68,6 +70,8 @@ public final class Redkit implements AutoCloseable {
     private Redkit(RedkitConfig config) {
         this.config = config;
         this.meters = config.meterRegistry() != null ? config.meterRegistry() : new SimpleMeterRegistry();
+        this.observations = config.observationRegistry() != null ? config.observationRegistry()
+                : ObservationRegistry.NOOP;
         Cleanup cleanup = new Cleanup();
         try {
             this.timer = cleanup.add(new WheelTimer(config.name()), WheelTimer::stop);
@@ -81,7 +85,7 @@ public final class Redkit implements AutoCloseable {
                     .timer(timer.netty())
                     // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
                     .nettyCustomizer(new FlushConsolidation());
-            if (config.observationRegistry() != null) {
+            if (config.traceCommands()) {
                 resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
             }
             this.resources = cleanup.add(resourceBuilder.build(),
@@ -249,6 +253,14 @@ public final class Redkit implements AutoCloseable {
     /** Where this client's meters are (the configured registry, or a private one). */
     public MeterRegistry meters() {
         return meters;
+    }
+
+    /**
+     * Where the features' observations go ({@link RedkitConfig#observationRegistry()}), or the no-op registry, on
+     * which observing costs one check.
+     */
+    public ObservationRegistry observations() {
+        return observations;
     }
 
     /** The time source of this client and of every feature built on it ({@link RedkitConfig#clock()}). */

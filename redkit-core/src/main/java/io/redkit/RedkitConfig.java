@@ -47,6 +47,7 @@ public final class RedkitConfig {
     private final Duration maxReconnectDelay;
     private final MeterRegistry meterRegistry;
     private final ObservationRegistry observationRegistry;
+    private final boolean traceCommands;
     private final RedkitClock clock;
 
     private RedkitConfig(Builder b) {
@@ -69,6 +70,7 @@ public final class RedkitConfig {
         this.maxReconnectDelay = b.maxReconnectDelay;
         this.meterRegistry = b.meterRegistry;
         this.observationRegistry = b.observationRegistry;
+        this.traceCommands = b.traceCommands;
         this.clock = b.clock;
     }
 
@@ -137,8 +139,10 @@ public final class RedkitConfig {
     public Duration maxReconnectDelay() { return maxReconnectDelay; }
     /** Where meters go, or {@code null} for a private registry. */
     public MeterRegistry meterRegistry() { return meterRegistry; }
-    /** Where command observations (traces) go, or {@code null} for none. */
+    /** Where the observations (traces) of the operations callers wait on go, or {@code null} for none. */
     public ObservationRegistry observationRegistry() { return observationRegistry; }
+    /** Whether every Redis command is observed too, under the operation that sent it. */
+    public boolean traceCommands() { return traceCommands; }
     /** The time source of this client and its features; {@link RedkitClock#SYSTEM} unless a test sets one. */
     public RedkitClock clock() { return clock; }
 
@@ -179,6 +183,7 @@ public final class RedkitConfig {
         private Duration maxReconnectDelay = DEFAULT_MAX_RECONNECT_DELAY;
         private MeterRegistry meterRegistry;
         private ObservationRegistry observationRegistry;
+        private boolean traceCommands;
         private RedkitClock clock = RedkitClock.SYSTEM;
 
         private Builder() {
@@ -204,6 +209,7 @@ public final class RedkitConfig {
             maxReconnectDelay = c.maxReconnectDelay;
             meterRegistry = c.meterRegistry;
             observationRegistry = c.observationRegistry;
+            traceCommands = c.traceCommands;
             clock = c.clock;
         }
 
@@ -349,11 +355,17 @@ public final class RedkitConfig {
         }
 
         /**
-         * Traces every command through Lettuce's tracing hook as a Micrometer observation (OpenTelemetry or Brave
-         * through Micrometer Tracing). Command arguments are never put in spans: they may be secrets.
+         * Observes the operations callers wait on (lock acquire, cache get and load, limiter decision, session load,
+         * stream handling): spans under the caller's trace, timers with a meter handler ({@link ObservedOperation}).
          */
         public Builder observationRegistry(ObservationRegistry value) {
             this.observationRegistry = value;
+            return this;
+        }
+
+        /** Observes every command too (Lettuce's hook; arguments never in a span), needs an observationRegistry. */
+        public Builder traceCommands(boolean value) {
+            this.traceCommands = value;
             return this;
         }
 
@@ -376,6 +388,9 @@ public final class RedkitConfig {
             }
             if (caCertificate != null && !tls) {
                 throw new IllegalStateException("caCertificate needs TLS (rediss://)");
+            }
+            if (traceCommands && observationRegistry == null) {
+                throw new IllegalStateException("traceCommands needs an observationRegistry to observe into");
             }
             return new RedkitConfig(this);
         }

@@ -1,8 +1,11 @@
 package io.redkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,12 +13,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.redkit.testing.RedisServerExtension;
 
-/** Commands are observed through Lettuce's tracing hook, and no value or argument reaches an observation. */
+/**
+ * Operations are observed under the caller's observation with their outcome; commands, when asked, through Lettuce's
+ * tracing hook, and no value or argument reaches an observation.
+ */
 class TracingIT {
 
     @RegisterExtension
@@ -23,8 +32,77 @@ class TracingIT {
 
     @Test
     void everyCommandIsObservedWithoutItsArguments() {
-        List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
         ObservationRegistry registry = ObservationRegistry.create();
+        List<Observation.Context> stopped = stoppedContexts(registry);
+        String secretValue = "card-4111-1111";
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).name("orders")
+                .observationRegistry(registry).traceCommands(true).build())) {
+            redkit.commands().setString("trace:key", secretValue, Duration.ofMinutes(1));
+            assertThat(redkit.commands().getString("trace:key")).contains(secretValue);
+        }
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> tags(stopped).contains("SET") && tags(stopped).contains("GET"));
+        assertThat(tags(stopped)).doesNotContain(secretValue);
+    }
+
+    @Test
+    void commandsAreNotObservedUnlessAsked() {
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url())
+                .observationRegistry(registry).build())) {
+            redkit.commands().setString("trace:quiet", "v", Duration.ofMinutes(1));
+        }
+        TestObservationRegistryAssert.assertThat(registry).doesNotHaveAnyObservation();
+    }
+
+    @Test
+    void tracingCommandsWithoutARegistryIsRefused() {
+        assertThatThrownBy(() -> RedkitConfig.builder().url(redis.server().url()).traceCommands(true).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("observationRegistry");
+    }
+
+    @Test
+    void anOperationIsObservedUnderTheCallersObservationWithItsOutcome() {
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        List<Observation.Context> stopped = stoppedContexts(registry);
+        Observation request = Observation.start("http.request", registry);
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).name("orders")
+                .observationRegistry(registry).build())) {
+            ObservedOperation op = new ObservedOperation(redkit, "redkit.test.op", "test op",
+                    KeyValues.of("feature", "f1"));
+            assertThat(op.active()).isTrue();
+            try (Observation.Scope ignored = request.openScope()) {
+                String found = op.observe(o -> "found", ObservedOperation::outcome);
+                assertThat(found).isEqualTo("found");
+                assertThatThrownBy(() -> op.observe(o -> {
+                    throw new IOException("source down");
+                }, v -> ObservedOperation.outcome("unreached"))).isInstanceOf(IOException.class);
+            }
+        } finally {
+            request.stop();
+        }
+        TestObservationRegistryAssert.assertThat(registry).hasNumberOfObservationsWithNameEqualTo("redkit.test.op", 2)
+                .forAllObservationsWithNameEqualTo("redkit.test.op", o -> o
+                        .hasContextualNameEqualTo("test op").hasLowCardinalityKeyValue("client", "orders")
+                        .hasLowCardinalityKeyValue("feature", "f1").hasParentObservationEqualTo(request));
+        assertThat(stopped).filteredOn(c -> c.getName().equals("redkit.test.op"))
+                .extracting(c -> c.getLowCardinalityKeyValue("outcome").getValue(),
+                        c -> c.getError() == null ? null : c.getError().getMessage())
+                .containsExactly(tuple("found", null), tuple("error", "source down"));
+    }
+
+    @Test
+    void withoutARegistryNothingIsObserved() {
+        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).build())) {
+            assertThat(redkit.observations().isNoop()).isTrue();
+            assertThat(new ObservedOperation(redkit, "redkit.test.op", "test op", KeyValues.empty()).active())
+                    .isFalse();
+        }
+    }
+
+    /** The contexts of the observations {@code registry} stops, in the order they stop. */
+    private static List<Observation.Context> stoppedContexts(ObservationRegistry registry) {
+        List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
         registry.observationConfig().observationHandler(new ObservationHandler<>() {
             @Override
             public boolean supportsContext(Observation.Context context) {
@@ -36,15 +114,7 @@ class TracingIT {
                 stopped.add(context);
             }
         });
-        String secretValue = "card-4111-1111";
-        try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).name("orders")
-                .observationRegistry(registry).build())) {
-            redkit.commands().setString("trace:key", secretValue, Duration.ofMinutes(1));
-            assertThat(redkit.commands().getString("trace:key")).contains(secretValue);
-        }
-
-        await().atMost(Duration.ofSeconds(5)).until(() -> tags(stopped).contains("SET") && tags(stopped).contains("GET"));
-        assertThat(tags(stopped)).doesNotContain(secretValue);
+        return stopped;
     }
 
     private static String tags(List<Observation.Context> contexts) {

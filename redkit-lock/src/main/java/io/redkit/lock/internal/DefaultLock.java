@@ -10,7 +10,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.micrometer.common.KeyValue;
 import io.redkit.DedicatedConnection;
+import io.redkit.ObservedOperation;
 import io.redkit.Outcome;
 import io.redkit.RedisOps;
 import io.redkit.RedisUnavailableException;
@@ -28,6 +30,9 @@ import io.redkit.lock.LockedWork;
 
 /** One named lock: attempts, the wait loop, and {@code runLocked}. */
 final class DefaultLock implements Lock {
+
+    private static final KeyValue ACQUIRED = ObservedOperation.outcome("acquired");
+    private static final KeyValue BUSY = ObservedOperation.outcome("busy");
 
     private final LockRuntime runtime;
     private final ReleaseSignals signals;
@@ -64,12 +69,12 @@ final class DefaultLock implements Lock {
 
     @Override
     public Optional<Lease> tryAcquire() {
-        return tryOnce(null);
+        return observed(Duration.ZERO, null);
     }
 
     @Override
     public Optional<Lease> tryAcquire(LeaseBounds bounds) {
-        return tryOnce(Objects.requireNonNull(bounds, "bounds"));
+        return observed(Duration.ZERO, Objects.requireNonNull(bounds, "bounds"));
     }
 
     private Optional<Lease> tryOnce(LeaseBounds bounds) {
@@ -91,9 +96,22 @@ final class DefaultLock implements Lock {
             throw new IllegalArgumentException("wait " + wait + " for lock '" + name
                     + "' is longer than maxWait " + config.maxWait() + " (LockConfig.maxWait)");
         }
-        if (wait.isZero()) {
-            return tryAcquire();
+        return observed(wait, null);
+    }
+
+    /** An acquisition, observed as {@code redkit.lock.acquire} (its duration is the wait) when observations are on. */
+    private Optional<Lease> observed(Duration wait, LeaseBounds bounds) {
+        ObservedOperation acquisitions = meters.acquisitions();
+        if (!acquisitions.active()) {
+            return wait.isZero() ? tryOnce(bounds) : waitFor(wait);
         }
+        return acquisitions.observe(o -> {
+            o.highCardinalityKeyValue("lock", name).highCardinalityKeyValue("wait", wait.toString());
+            return wait.isZero() ? tryOnce(bounds) : waitFor(wait);
+        }, lease -> lease.isPresent() ? ACQUIRED : BUSY);
+    }
+
+    private Optional<Lease> waitFor(Duration wait) {
         long deadline = runtime.clock().nanoTime() + wait.toNanos();
         boolean wake = config.wakeOnRelease() && signals.ensureSubscribed();
         Backoff backoff = new Backoff(config.backoffMin().toNanos(), config.backoffMax().toNanos());

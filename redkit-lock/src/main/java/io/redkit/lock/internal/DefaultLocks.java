@@ -11,7 +11,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.common.KeyValues;
 import io.redkit.KeySchema;
+import io.redkit.ObservedOperation;
 import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.lock.Fencing;
@@ -50,7 +52,8 @@ public final class DefaultLocks implements Locks {
         String channel = config.namespace() + ":released";
         this.signals = new ReleaseSignals(redkit.pubSub(), channel, redkit.clock());
         this.metrics = new LockMetrics(redkit.meters(), redkit.config().name(), config.namespace(),
-                config.tagLockNames());
+                config.tagLockNames(), new ObservedOperation(redkit, "redkit.lock.acquire",
+                        "lock acquire " + config.namespace(), KeyValues.of("namespace", config.namespace())));
         ReplicaConfirmation replicas = ReplicaConfirmation.of(redkit, config);
         this.confirmations = replicas.active()
                 ? confirmationPool("redkit-lock-replicas-" + instance, redkit.config().dedicatedPool().maxSize())

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.redkit.ObservedOperation;
 import io.redkit.lock.LossReason;
 
 /**
@@ -23,9 +24,12 @@ final class LockMetrics {
     private final Tags base;
     private final boolean tagNames;
     private final Map<String, Meters> byName = new ConcurrentHashMap<>();
+    private final ObservedOperation acquisitions;
 
-    LockMetrics(MeterRegistry registry, String client, String namespace, boolean tagNames) {
+    LockMetrics(MeterRegistry registry, String client, String namespace, boolean tagNames,
+            ObservedOperation acquisitions) {
         this.registry = registry;
+        this.acquisitions = acquisitions;
         this.base = Tags.of("client", client, "namespace", namespace);
         this.tagNames = tagNames;
     }
@@ -57,6 +61,11 @@ final class LockMetrics {
                     .register(registry);
             this.hold = Timer.builder("redkit.lock.hold").description("time from acquisition to release")
                     .tags(tags).register(registry);
+        }
+
+        /** The observation of acquisitions, {@code redkit.lock.acquire}. */
+        ObservedOperation acquisitions() {
+            return acquisitions;
         }
 
         void acquired() {
