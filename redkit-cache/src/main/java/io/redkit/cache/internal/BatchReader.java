@@ -10,6 +10,9 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.observation.Observation;
+import io.redkit.ObservedOperation;
 import io.redkit.cache.ValueTooLargeException;
 
 /**
@@ -18,6 +21,9 @@ import io.redkit.cache.ValueTooLargeException;
  * write-back. The same entry reading and the same single-flight as {@code get}, not copies of them.
  */
 final class BatchReader<K, V> {
+
+    private static final KeyValue HIT = ObservedOperation.outcome("hit");
+    private static final KeyValue MISS = ObservedOperation.outcome("miss");
 
     private final Function<K, String> entryKey;
     private final GuardedRedis redis;
@@ -45,7 +51,12 @@ final class BatchReader<K, V> {
         this.metrics = metrics;
     }
 
-    Map<K, V> getAll(Collection<? extends K> requested) {
+    /**
+     * The values of {@code requested} that exist; {@code observation} gets the outcome: {@code hit} when the near
+     * cache and Redis answered every key, else {@code miss} (some were loaded), with the numbers as high-cardinality
+     * values.
+     */
+    Map<K, V> getAll(Collection<? extends K> requested, Observation observation) {
         Objects.requireNonNull(requested, "keys");
         Map<String, K> byEntry = new LinkedHashMap<>();
         for (K key : requested) {
@@ -77,6 +88,11 @@ final class BatchReader<K, V> {
             if (!answers.containsKey(key)) {
                 missing.put(key, byEntry.get(key));
             }
+        }
+        if (!observation.isNoop()) {
+            observation.lowCardinalityKeyValue(missing.isEmpty() && unconfirmed.isEmpty() ? HIT : MISS)
+                    .highCardinalityKeyValue("keys", Integer.toString(byEntry.size()))
+                    .highCardinalityKeyValue("misses", Integer.toString(missing.size() + unconfirmed.size()));
         }
         if (!missing.isEmpty()) {
             fillMissing(missing, usable, rejected, answers, epoch);

@@ -20,6 +20,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.redkit.ObservedOperation;
 import io.redkit.RedisBreaker;
 import io.redkit.RedisCommandException;
 import io.redkit.ReadFrom;
@@ -41,6 +45,13 @@ import io.redkit.cache.CacheStats;
 public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchReader.Refresher<K> {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultCacheAside.class);
+    private static final KeyValue NEAR_HIT = ObservedOperation.outcome("near_hit");
+    private static final KeyValue HIT = ObservedOperation.outcome("hit");
+    private static final KeyValue MISS = ObservedOperation.outcome("miss");
+    private static final KeyValue BYPASS = ObservedOperation.outcome("bypass");
+    private static final KeyValue FLIGHT_NONE = KeyValue.of("flight", "none");
+    private static final KeyValue FLIGHT_LEADER = KeyValue.of("flight", "leader");
+    private static final KeyValue FLIGHT_WAITER = KeyValue.of("flight", "waiter");
 
     private final CacheConfig<K, V> config;
     private final CacheMetrics metrics;
@@ -58,6 +69,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     // Sentinel and Cluster: an UNLINK the master took is kept pending until its replicas confirm it.
     private final boolean replicated;
     private final BatchReader<K, V> batches;
+    private final ObservedOperation gets;
+    private final ObservedOperation batchGets;
 
     /** Builds the cache; with a near cache, subscribes to its invalidation channel. */
     public DefaultCacheAside(Redkit redkit, CacheConfig<K, V> config) {
@@ -71,7 +84,12 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
                 reads == redkit.commands() ? new RedisReads[] {reads} : new RedisReads[] {redkit.commands(), reads});
         this.redis = new GuardedRedis(config.name(), redkit.commands(), reads, breaker, metrics);
         this.entries = new EntryCodec<>(config, redkit.clock(), metrics);
-        this.filler = new Filler<>(config, redis, entries, new SourceLoads<>(config, redkit.clock(), metrics),
+        KeyValues cacheTag = KeyValues.of("cache", config.name());
+        this.gets = new ObservedOperation(redkit, "redkit.cache.get", "cache get " + config.name(), cacheTag);
+        this.batchGets = new ObservedOperation(redkit, "redkit.cache.get.all", "cache get all " + config.name(),
+                cacheTag);
+        this.filler = new Filler<>(config, redis, entries, new SourceLoads<>(config, redkit.clock(), metrics,
+                new ObservedOperation(redkit, "redkit.cache.load", "cache load " + config.name(), cacheTag)),
                 redkit.timer(), redkit.clock(), metrics);
         this.flights = new SingleFlight<>(config.name());
         this.near = config.nearCacheSize() > 0
@@ -123,18 +141,34 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         return config.name();
     }
 
+    /**
+     * Observed as {@code redkit.cache.get}: its outcome ({@code near_hit}, {@code hit}, {@code miss}, {@code bypass}
+     * for a key whose invalidation is unconfirmed) and, on a miss, its part in the single flight: {@code leader} when
+     * it ran the load (observed beneath as {@code redkit.cache.load}), {@code waiter} when it waited for another's.
+     */
     @Override
     public Optional<V> get(K key) {
-        String entryKey = entryKey(Objects.requireNonNull(key, "key"));
+        Objects.requireNonNull(key, "key");
+        return gets.active() ? gets.observe(o -> read(key, o.lowCardinalityKeyValue(FLIGHT_NONE)), v -> null)
+                : read(key, Observation.NOOP);
+    }
+
+    private Optional<V> read(K key, Observation observation) {
+        String entryKey = entryKey(key);
         if (pending.bypass(entryKey)) {
             // Its invalidation is not confirmed: Redis may hold (or get back) the old value. From the source, not kept.
             metrics.miss();
-            return flights.run(entryKey, () -> filler.fill(key, entryKey, false, null).value());
+            observation.lowCardinalityKeyValue(BYPASS).lowCardinalityKeyValue(FLIGHT_WAITER);
+            return flights.run(entryKey, () -> {
+                observation.lowCardinalityKeyValue(FLIGHT_LEADER);
+                return filler.fill(key, entryKey, false, null).value();
+            });
         }
         long epoch = near.epoch();
         Lookup<V> cached = near.get(entryKey);
         if (cached.answers()) {
             metrics.nearHit();
+            observation.lowCardinalityKeyValue(NEAR_HIT);
             return cached.answer();
         }
         Lookup<V> lookup;
@@ -153,6 +187,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         }
         if (lookup.answers()) {
             metrics.hit();
+            observation.lowCardinalityKeyValue(HIT);
             if (lookup.refreshEarly()) {
                 refreshLater(key, entryKey);
             }
@@ -162,9 +197,11 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             return lookup.answer();
         }
         metrics.miss();
+        observation.lowCardinalityKeyValue(MISS).lowCardinalityKeyValue(FLIGHT_WAITER);
         byte[] rejected = ((Lookup.Miss<V>) lookup).rejected();
         boolean redisUsable = usable;
         return flights.run(entryKey, () -> {
+            observation.lowCardinalityKeyValue(FLIGHT_LEADER);
             Filler.Fill<V> fill = filler.fill(key, entryKey, redisUsable, rejected);
             if (fill.inRedis()) {
                 near.put(entryKey, fill.value(), epoch);
@@ -175,7 +212,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
 
     @Override
     public Map<K, V> getAll(Collection<? extends K> keys) {
-        return batches.getAll(keys);
+        return batchGets.active() ? batchGets.observe(o -> batches.getAll(keys, o), v -> null)
+                : batches.getAll(keys, Observation.NOOP);
     }
 
     @Override

@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
+import io.micrometer.common.KeyValue;
+import io.redkit.ObservedOperation;
 import io.redkit.RedkitClock;
 import io.redkit.cache.BatchLoader;
 import io.redkit.cache.CacheConfig;
@@ -24,13 +26,20 @@ final class SourceLoads<K, V> {
     record Loaded<V>(Optional<V> value, long nanos) {
     }
 
+    private static final KeyValue FOUND = ObservedOperation.outcome("found");
+    private static final KeyValue ABSENT = ObservedOperation.outcome("absent");
+    private static final KeyValue ONE = KeyValue.of("batch", "false");
+    private static final KeyValue BATCH = KeyValue.of("batch", "true");
+
+    private final ObservedOperation observed;
     private final String cache;
     private final CacheLoader<K, V> loader;
     private final BatchLoader<K, V> batchLoader;
     private final RedkitClock clock;
     private final CacheMetrics metrics;
 
-    SourceLoads(CacheConfig<K, V> config, RedkitClock clock, CacheMetrics metrics) {
+    SourceLoads(CacheConfig<K, V> config, RedkitClock clock, CacheMetrics metrics, ObservedOperation observed) {
+        this.observed = observed;
         this.cache = config.name();
         this.loader = config.loader();
         this.batchLoader = config.batchLoader();
@@ -38,8 +47,18 @@ final class SourceLoads<K, V> {
         this.metrics = metrics;
     }
 
-    /** One call of the loader (or of the batch loader with one key). */
+    /** One call of the loader (or of the batch loader with one key), observed as {@code redkit.cache.load}. */
     Loaded<V> load(K key) {
+        if (!observed.active()) {
+            return loadOne(key);
+        }
+        return observed.observe(o -> {
+            o.lowCardinalityKeyValue(ONE);
+            return loadOne(key);
+        }, loaded -> loaded.value().isPresent() ? FOUND : ABSENT);
+    }
+
+    private Loaded<V> loadOne(K key) {
         long start = clock.nanoTime();
         Optional<V> value = timed(() -> {
             if (loader != null) {
@@ -51,8 +70,18 @@ final class SourceLoads<K, V> {
         return new Loaded<>(value, clock.nanoTime() - start);
     }
 
-    /** One call of the batch loader (or the loader once per key when there is none). */
+    /** One call of the batch loader (or the loader once per key when there is none), observed as one load. */
     Map<K, V> loadAll(Set<K> keys) {
+        if (!observed.active()) {
+            return loadMany(keys);
+        }
+        return observed.observe(o -> {
+            o.lowCardinalityKeyValue(BATCH).highCardinalityKeyValue("keys", Integer.toString(keys.size()));
+            return loadMany(keys);
+        }, found -> found.isEmpty() ? ABSENT : FOUND);
+    }
+
+    private Map<K, V> loadMany(Set<K> keys) {
         return timed(() -> {
             if (batchLoader != null) {
                 return batch(keys);
