@@ -1,6 +1,8 @@
 package io.redkit;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 import io.micrometer.common.KeyValue;
@@ -79,6 +81,34 @@ public final class ObservedOperation {
         } finally {
             observation.stop();
         }
+    }
+
+    /**
+     * Starts {@code work} observed, in scope while it starts (so the commands it sends are observed beneath it),
+     * and stops the observation when the future it returns completes, with the outcome {@code outcome} gives for
+     * its value, or {@code error} when it failed. The caller's future completes after the observation stopped.
+     */
+    public <T> CompletableFuture<T> observeAsync(Function<Observation, CompletableFuture<T>> work,
+            Function<? super T, KeyValue> outcome) {
+        Observation observation = Observation.createNotStarted(name, registry).contextualName(contextualName)
+                .lowCardinalityKeyValues(tags).start();
+        CompletableFuture<T> started;
+        try (Observation.Scope ignored = observation.openScope()) {
+            started = work.apply(observation);
+        } catch (RuntimeException | Error e) {
+            observation.lowCardinalityKeyValue(ERROR).error(e);
+            observation.stop();
+            throw e;
+        }
+        return started.whenComplete((value, failure) -> {
+            if (failure != null) {
+                observation.lowCardinalityKeyValue(ERROR).error(failure instanceof CompletionException
+                        && failure.getCause() != null ? failure.getCause() : failure);
+            } else {
+                observation.lowCardinalityKeyValue(outcome.apply(value));
+            }
+            observation.stop();
+        });
     }
 
     /** An operation given the observation it runs under, to add key values only it knows. */

@@ -29,7 +29,7 @@ public final class DefaultLimits implements Limits {
         redkit.scripts().register(LimitScripts.ALL);
         // Always the master: Redkit.commands() reads and writes it, and LimitsConfig refuses replica reads.
         RedisOps ops = config.timeout().map(redkit.commands()::withTimeout).orElse(redkit.commands());
-        LimitMetrics metrics = new LimitMetrics(redkit.meters(), redkit.config().name(), config.namespace());
+        LimitMetrics metrics = new LimitMetrics(redkit, config.namespace());
         LimitBreaker breaker = new LimitBreaker(config.namespace(), RedisBreaker.create(redkit,
                 "limits " + config.namespace(), config.breakerWindow(), config.breakerProbeInterval(),
                 config.breakerProbesToClose(), ops), redkit.clock(), metrics);

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
+import io.micrometer.common.KeyValue;
+import io.redkit.ObservedOperation;
 import io.redkit.PoolExhaustedException;
 import io.redkit.RedisScript;
 import io.redkit.RedisTimeoutException;
@@ -23,6 +25,11 @@ import io.redkit.limit.UnavailablePolicy;
  * {@link #failed}, so they decide alike.
  */
 final class DefaultRateLimiter implements RateLimiter {
+
+    private static final KeyValue ALLOWED = ObservedOperation.outcome("allowed");
+    private static final KeyValue DENIED = ObservedOperation.outcome("denied");
+    private static final KeyValue FAIL_OPEN = ObservedOperation.outcome("fail_open");
+    private static final KeyValue FAIL_CLOSED = ObservedOperation.outcome("fail_closed");
 
     private final LimiterConfig config;
     private final LimitRuntime runtime;
@@ -65,8 +72,33 @@ final class DefaultRateLimiter implements RateLimiter {
         return List.of(keys);
     }
 
+    /**
+     * Observed as {@code redkit.limit.decision}, outcome {@code allowed}, {@code denied}, {@code fail_open} or
+     * {@code fail_closed} (decided by the policy, Redis having not); the subject is never a key value.
+     */
     @Override
     public Decision tryAcquire(String subject, long permits) {
+        ObservedOperation decisions = meters.decisions();
+        return decisions.active() ? decisions.observe(o -> decide(subject, permits), DefaultRateLimiter::outcome)
+                : decide(subject, permits);
+    }
+
+    @Override
+    public CompletableFuture<Decision> tryAcquireAsync(String subject, long permits) {
+        ObservedOperation decisions = meters.decisions();
+        return decisions.active() ? decisions.observeAsync(o -> decideAsync(subject, permits),
+                DefaultRateLimiter::outcome) : decideAsync(subject, permits);
+    }
+
+    private static KeyValue outcome(Decision decision) {
+        return switch (decision.basis()) {
+            case COUNTED -> decision.allowed() ? ALLOWED : DENIED;
+            case FAIL_OPEN -> FAIL_OPEN;
+            case FAIL_CLOSED -> FAIL_CLOSED;
+        };
+    }
+
+    private Decision decide(String subject, long permits) {
         List<String> keys = keys(subject);
         byte[][] argv = args.forCall(checkPermits(permits));
         long start = runtime.clock().nanoTime();
@@ -82,8 +114,7 @@ final class DefaultRateLimiter implements RateLimiter {
         return counted(start, reply);
     }
 
-    @Override
-    public CompletableFuture<Decision> tryAcquireAsync(String subject, long permits) {
+    private CompletableFuture<Decision> decideAsync(String subject, long permits) {
         List<String> keys = keys(subject);
         byte[][] argv = args.forCall(checkPermits(permits));
         long start = runtime.clock().nanoTime();

@@ -3,11 +3,14 @@ package io.redkit.limit.internal;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import io.micrometer.common.KeyValues;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.redkit.ObservedOperation;
+import io.redkit.Redkit;
 
 /**
  * The limit meters, tagged with the client and namespace: {@code redkit.limit.decisions} by limiter and result
@@ -17,12 +20,16 @@ import io.micrometer.core.instrument.Timer;
  */
 final class LimitMetrics {
 
+    private final Redkit redkit;
     private final MeterRegistry registry;
+    private final String namespace;
     private final Tags base;
 
-    LimitMetrics(MeterRegistry registry, String client, String namespace) {
-        this.registry = registry;
-        this.base = Tags.of("client", client, "namespace", namespace);
+    LimitMetrics(Redkit redkit, String namespace) {
+        this.redkit = redkit;
+        this.registry = redkit.meters();
+        this.namespace = namespace;
+        this.base = Tags.of("client", redkit.config().name(), "namespace", namespace);
     }
 
     /**
@@ -39,7 +46,8 @@ final class LimitMetrics {
     }
 
     Meters forLimiter(String limiter) {
-        return new Meters(base.and("limiter", limiter));
+        return new Meters(base.and("limiter", limiter), new ObservedOperation(redkit, "redkit.limit.decision",
+                "limit decision " + limiter, KeyValues.of("namespace", namespace, "limiter", limiter)));
     }
 
     /** The meters of one limiter, registered once, so that a decision looks nothing up. */
@@ -49,8 +57,10 @@ final class LimitMetrics {
         private final Counter failOpen;
         private final Counter failClosed;
         private final Timer latency;
+        private final ObservedOperation decisions;
 
-        private Meters(Tags tags) {
+        private Meters(Tags tags, ObservedOperation decisions) {
+            this.decisions = decisions;
             this.allowed = decisions(tags, "allowed");
             this.denied = decisions(tags, "denied");
             this.failOpen = unavailable(tags, "fail_open");
@@ -68,6 +78,11 @@ final class LimitMetrics {
             return Counter.builder("redkit.limit.unavailable")
                     .description("decisions made by the limiter's policy because Redis could not decide")
                     .tags(tags.and("policy", policy)).register(registry);
+        }
+
+        /** The observation of decisions, {@code redkit.limit.decision}. */
+        ObservedOperation decisions() {
+            return decisions;
         }
 
         void decided(boolean wasAllowed, long nanos) {
