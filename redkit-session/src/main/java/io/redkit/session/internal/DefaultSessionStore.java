@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 
+import io.micrometer.common.KeyValues;
+import io.redkit.ObservedOperation;
 import io.redkit.RedisOps;
 import io.redkit.Redkit;
 import io.redkit.RedkitClock;
@@ -62,7 +64,8 @@ public final class DefaultSessionStore<T> implements SessionStore<T> {
         this.guard = new Guard(redkit, "sessions", config.namespace(), metrics::unavailable);
         this.writer = new SessionWriter<>(config, ops, index, coder, guard);
         SessionRuntime<T> runtime = new SessionRuntime<>(config, ops, clock, index, coder, metrics, guard);
-        this.loader = new SessionLoader<>(runtime, writer);
+        this.loader = new SessionLoader<>(runtime, writer, new ObservedOperation(redkit, "redkit.session.load",
+                "session load " + config.namespace(), KeyValues.of("store", config.namespace())));
         this.idleMillis = ascii(config.idleTimeout().toMillis());
         metrics.readyGauge(() -> guard.isReady() ? 1 : 0);
     }
