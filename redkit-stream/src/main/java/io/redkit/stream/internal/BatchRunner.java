@@ -12,6 +12,10 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.redkit.ObservedOperation;
 import io.redkit.RedisOps;
 import io.redkit.StreamEntry;
 import io.redkit.stream.Message;
@@ -36,7 +40,15 @@ final class BatchRunner<T> {
     /** What became of one delivery. */
     private enum Result { DONE, LEFT, INTERRUPTED }
 
+    private static final KeyValue ACKED = ObservedOperation.outcome("acked");
+    private static final KeyValue RETRY = ObservedOperation.outcome("retry");
+    private static final KeyValue POSTPONED = ObservedOperation.outcome("postponed");
+    private static final KeyValue DEAD_LETTER = ObservedOperation.outcome("dead_letter");
+    private static final KeyValue GONE = ObservedOperation.outcome("gone");
+    private static final KeyValue INTERRUPTED = ObservedOperation.outcome("interrupted");
+
     private final WorkerContext<T> ctx;
+    private final ObservedOperation handlings;
     private final StreamConfig config;
     private final long visibilityNanos;
     private final List<Delivery> unstarted = new ArrayList<>();
@@ -47,6 +59,8 @@ final class BatchRunner<T> {
     BatchRunner(WorkerContext<T> ctx) {
         this.ctx = ctx;
         this.config = ctx.rt().config();
+        this.handlings = new ObservedOperation(ctx.rt().redkit(), "redkit.stream.handle",
+                "stream handle " + config.name(), KeyValues.of("stream", config.name(), "group", config.group()));
         this.visibilityNanos = config.visibilityTimeout().toNanos();
     }
 
@@ -112,19 +126,35 @@ final class BatchRunner<T> {
         }
     }
 
+    /**
+     * One delivery, observed as {@code redkit.stream.handle} (a root: the worker's thread runs under no request),
+     * with what became of it as outcome: {@code acked} (acknowledged with the batch), {@code retry}, {@code
+     * postponed}, {@code dead_letter}, {@code gone} (trimmed while pending) or {@code interrupted} (by a stop); the
+     * entry id and delivery count as high-cardinality values. What the handler does is observed beneath it.
+     */
     private Result handle(Delivery d, RedisOps ops, Acks acks) {
+        if (!handlings.active()) {
+            return handle(d, ops, acks, Observation.NOOP);
+        }
+        return handlings.observe(o -> handle(d, ops, acks, o.highCardinalityKeyValue("entry", d.id())
+                .highCardinalityKeyValue("delivery", Long.toString(d.count()))), r -> null);
+    }
+
+    private Result handle(Delivery d, RedisOps ops, Acks acks, Observation observation) {
         QueueRuntime<T> rt = ctx.rt();
         StreamEntry entry = d.entry();
         if (entry.fields().isEmpty()) {
             // Deleted from the stream (trimmed) while pending: nothing is left to hand out.
             rt.metrics().gone(1);
             acks.ids.add(entry.id());
+            observation.lowCardinalityKeyValue(GONE);
             return Result.DONE;
         }
         Envelope.Decoded<T> decoded = rt.envelope().decode(entry);
         if (decoded instanceof Envelope.Unreadable<T> unreadable) {
             rt.deadLetter(ops, ctx.consumer(), entry.id(), "undecodable", unreadable.reason(), d.count());
             ctx.book().remove(entry.id());
+            observation.lowCardinalityKeyValue(DEAD_LETTER);
             return Result.DONE;
         }
         Throwable failure;
@@ -164,14 +194,19 @@ final class BatchRunner<T> {
             if (ctx.control().stopping()) {
                 acks.finishedWhileStopping++;
             }
+            observation.lowCardinalityKeyValue(ACKED);
             return Result.DONE;
         }
         if (ctx.control().aborted() || interrupted && ctx.control().stopping()) {
+            observation.lowCardinalityKeyValue(INTERRUPTED);
             return Result.INTERRUPTED; // stopped, not failed: left pending, handed out again after the visibility
         }
         if (failure instanceof RetryLaterException later) {
+            observation.lowCardinalityKeyValue(POSTPONED);
             return postpone(d, later, ops);
         }
+        boolean last = d.count() >= config.maxDeliveries();
+        observation.lowCardinalityKeyValue(last ? DEAD_LETTER : RETRY).error(failure);
         return failed(d, failure, ops);
     }
 
