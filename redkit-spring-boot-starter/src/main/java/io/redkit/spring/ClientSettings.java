@@ -3,7 +3,9 @@ package io.redkit.spring;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.redkit.CommandProfile;
@@ -12,6 +14,8 @@ import io.redkit.RedkitConfig;
 
 /** {@link RedkitProperties} into a {@link RedkitConfig}: the URL first, then each property that was set. */
 final class ClientSettings {
+
+    private static final String TRACER = "io.micrometer.tracing.Tracer";
 
     /** The one message for a service that did not say where Redis is. */
     static final String NO_URL = "redkit: no Redis URL. Set redkit.url (e.g. redis://127.0.0.1:6379), the "
@@ -72,6 +76,13 @@ final class ClientSettings {
 
     private static boolean present(String s) {
         return s != null && !s.isBlank();
+    }
+
+    /** Whether the application has a Micrometer Tracing {@code Tracer} bean (micrometer-tracing is optional). */
+    static boolean hasTracer(ListableBeanFactory beans) {
+        ClassLoader loader = ClientSettings.class.getClassLoader();
+        return ClassUtils.isPresent(TRACER, loader)
+                && beans.getBeanNamesForType(ClassUtils.resolveClassName(TRACER, loader), false, false).length > 0;
     }
 
     /** The client configuration; a bad value fails here, named by redkit-core's builders. */

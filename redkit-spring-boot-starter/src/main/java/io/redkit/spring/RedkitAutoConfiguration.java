@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
 import io.redkit.json.Json;
@@ -38,16 +39,24 @@ public class RedkitAutoConfiguration {
     private static final Logger log = LoggerFactory.getLogger(RedkitAutoConfiguration.class);
 
     /**
-     * The client configuration: the URL, then each {@code redkit.*} setting that was given, and the context's
-     * meter registry when there is exactly one.
+     * The client configuration: the URL, then each {@code redkit.*} setting that was given, the context's meter
+     * registry and observation registry when there is exactly one of each, and command tracing when asked or,
+     * unasked, when a Micrometer Tracing {@code Tracer} is there.
      */
     @Bean
     @ConditionalOnMissingBean
     public RedkitConfig redkitConfig(RedkitProperties properties, Environment environment,
-            ObjectProvider<MeterRegistry> meters) {
+            ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations,
+            ListableBeanFactory beans) {
         ClientSettings.Url url = ClientSettings.url(properties, environment);
-        RedkitConfig config = ClientSettings.config(properties, url.url(), meters.getIfUnique());
-        log.info("redkit '{}': Redis at {} (from {})", config.name(), config.maskedUrl(), url.source());
+        ObservationRegistry registry = observations.getIfUnique();
+        boolean traceCommands = registry != null && (properties.getTraceCommands() != null
+                ? properties.getTraceCommands() : ClientSettings.hasTracer(beans));
+        RedkitConfig config = ClientSettings.config(properties, url.url(), meters.getIfUnique()).toBuilder()
+                .observationRegistry(registry).traceCommands(traceCommands).build();
+        log.info("redkit '{}': Redis at {} (from {}); {}", config.name(), config.maskedUrl(), url.source(),
+                registry == null ? "no ObservationRegistry, nothing traced" : traceCommands
+                        ? "operations and commands observed" : "operations observed, commands not");
         return config;
     }
 

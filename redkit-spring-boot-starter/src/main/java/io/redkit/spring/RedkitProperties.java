@@ -45,6 +45,13 @@ public class RedkitProperties {
     /** The longest pause between reconnect attempts; unset: 500ms (Lettuce's 30s outlasts a failover). */
     private Duration maxReconnectDelay;
 
+    /**
+     * Whether every Redis command is traced too, beneath the operation that sent it (a lock acquire, a cache read),
+     * through Lettuce's tracing hook; unset: on when the application has a Micrometer Tracing {@code Tracer}.
+     * The operations themselves are observed whenever there is an {@code ObservationRegistry}.
+     */
+    private Boolean traceCommands;
+
     /** The pool of dedicated connections (blocking reads, stream workers). */
     @NestedConfigurationProperty
     private final Pool pool = new Pool();
@@ -85,6 +92,8 @@ public class RedkitProperties {
     public void setTopologyRefreshPeriod(Duration value) { this.topologyRefreshPeriod = value; }
     public Duration getMaxReconnectDelay() { return maxReconnectDelay; }
     public void setMaxReconnectDelay(Duration maxReconnectDelay) { this.maxReconnectDelay = maxReconnectDelay; }
+    public Boolean getTraceCommands() { return traceCommands; }
+    public void setTraceCommands(Boolean traceCommands) { this.traceCommands = traceCommands; }
     public Pool getPool() { return pool; }
     public RedkitCacheProperties getCache() { return cache; }
     public RedkitLockProperties getLock() { return lock; }
