@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -49,14 +50,36 @@ public final class RedisScript<T> {
      */
     public static <T> RedisScript<T> fromResource(Class<?> anchor, String resource, ScriptResult<T> result,
             Idempotency idempotency) {
+        return fromResources(anchor, List.of(resource), result, idempotency);
+    }
+
+    /**
+     * Declares one script from several class-path resources next to {@code anchor}, joined in order with nothing
+     * between them: a shared part said once (a prelude of functions) and the script that runs behind it. The SHA is
+     * that of the joined text, which is what the server caches; the name is the last resource's.
+     */
+    public static <T> RedisScript<T> fromResources(Class<?> anchor, List<String> resources, ScriptResult<T> result,
+            Idempotency idempotency) {
+        Objects.requireNonNull(anchor, "anchor");
+        if (resources == null || resources.isEmpty()) {
+            throw new IllegalArgumentException("a script needs at least one resource");
+        }
+        StringBuilder source = new StringBuilder();
+        for (String resource : resources) {
+            source.append(read(anchor, resource));
+        }
+        String last = resources.get(resources.size() - 1);
+        String name = last.substring(last.lastIndexOf('/') + 1).replace(".lua", "");
+        return new RedisScript<>(name, source.toString(), result, idempotency);
+    }
+
+    private static String read(Class<?> anchor, String resource) {
         try (InputStream in = anchor.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalArgumentException(
                         "no script resource '" + resource + "' next to " + anchor.getName());
             }
-            String name = resource.substring(resource.lastIndexOf('/') + 1).replace(".lua", "");
-            return new RedisScript<>(name, new String(in.readAllBytes(), StandardCharsets.UTF_8), result,
-                    idempotency);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script resource " + resource, e);
         }

@@ -101,11 +101,7 @@ public final class ClusterShardedPubSub implements PubSubSeam {
 
     @Override
     public Subscription subscribe(String channel, Listener listener) {
-        Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(listener, "listener");
-        if (channel.isEmpty()) {
-            throw new IllegalArgumentException("channel must not be empty");
-        }
+        PubSubSupport.checkSubscription(channel, listener);
         connection();
         ShardChannel ch;
         synchronized (this) {

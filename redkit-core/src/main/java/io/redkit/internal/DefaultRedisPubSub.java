@@ -112,11 +112,7 @@ public final class DefaultRedisPubSub implements PubSubSeam {
 
     @Override
     public Subscription subscribe(String channel, Listener listener) {
-        Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(listener, "listener");
-        if (channel.isEmpty()) {
-            throw new IllegalArgumentException("channel must not be empty");
-        }
+        PubSubSupport.checkSubscription(channel, listener);
         StatefulRedisPubSubConnection<String, byte[]> c = connection();
         List<Listener> forChannel = listeners.computeIfAbsent(channel, k -> new CopyOnWriteArrayList<>());
         forChannel.add(listener);

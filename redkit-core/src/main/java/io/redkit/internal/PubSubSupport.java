@@ -2,6 +2,7 @@ package io.redkit.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -19,6 +20,15 @@ import io.redkit.RedkitException;
 final class PubSubSupport {
 
     private PubSubSupport() {
+    }
+
+    /** What both seams refuse before they connect: no channel, an empty one, or no listener. */
+    static void checkSubscription(String channel, RedisPubSub.Listener listener) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(listener, "listener");
+        if (channel.isEmpty()) {
+            throw new IllegalArgumentException("channel must not be empty");
+        }
     }
 
     /** A handle that runs {@code unsubscribe} on its first close only. */

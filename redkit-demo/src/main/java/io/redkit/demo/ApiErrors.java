@@ -38,12 +38,7 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
 
     @ExceptionHandler(ApiException.class)
     public ResponseEntity<Object> api(ApiException e, HttpServletRequest request) {
-        ResponseEntity<Object> answer = problem(e.type(), e.getMessage(), request.getRequestURI(), e.field());
-        // Every 503 of ours is a moment's overload or outage: say when to come back.
-        return e.type().status().value() == 503
-                ? ResponseEntity.status(answer.getStatusCode()).headers(answer.getHeaders())
-                        .header(HttpHeaders.RETRY_AFTER, "1").body(answer.getBody())
-                : answer;
+        return Problems.entity(e.type(), e.getMessage(), request.getRequestURI(), e.field());
     }
 
     /**
@@ -52,21 +47,20 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
      */
     @ExceptionHandler(SessionStoreUnavailableException.class)
     public ResponseEntity<Object> sessionsUnavailable(SessionStoreUnavailableException e, HttpServletRequest request) {
-        return ResponseEntity.status(ProblemType.SESSIONS_UNAVAILABLE.status()).header(HttpHeaders.RETRY_AFTER, "1")
-                .contentType(Problems.PROBLEM_JSON).body(Problems.body(ProblemType.SESSIONS_UNAVAILABLE, 503,
-                        "sessions are unavailable, try again shortly", request.getRequestURI(), null));
+        return Problems.entity(ProblemType.SESSIONS_UNAVAILABLE, "sessions are unavailable, try again shortly",
+                request.getRequestURI(), null);
     }
 
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     public ResponseEntity<Object> typeMismatch(MethodArgumentTypeMismatchException e, HttpServletRequest request) {
-        return problem(ProblemType.INVALID_REQUEST, e.getName() + ": not a valid value", request.getRequestURI(),
+        return Problems.entity(ProblemType.INVALID_REQUEST, e.getName() + ": not a valid value", request.getRequestURI(),
                 e.getName());
     }
 
     @ExceptionHandler(Exception.class)
     public ResponseEntity<Object> unexpected(Exception e, HttpServletRequest request) {
         log.error("{} {} failed", request.getMethod(), request.getRequestURI(), e);
-        return problem(ProblemType.INTERNAL_ERROR, "the service failed to answer; it has been logged",
+        return Problems.entity(ProblemType.INTERNAL_ERROR, "the service failed to answer; it has been logged",
                 request.getRequestURI(), null);
     }
 
@@ -101,11 +95,6 @@ public class ApiErrors extends ResponseEntityExceptionHandler {
         }
         return ResponseEntity.status(status).headers(headers).contentType(Problems.PROBLEM_JSON)
                 .body(Problems.body(type, status.value(), detail, path, field));
-    }
-
-    private static ResponseEntity<Object> problem(ProblemType type, String detail, String path, String field) {
-        return ResponseEntity.status(type.status()).contentType(Problems.PROBLEM_JSON)
-                .body(Problems.body(type, type.status().value(), detail, path, field));
     }
 
     /** What is wrong with the body, without the Java types Jackson's own messages name. */

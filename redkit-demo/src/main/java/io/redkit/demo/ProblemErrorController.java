@@ -1,7 +1,5 @@
 package io.redkit.demo;
 
-import java.util.Map;
-
 import org.springframework.boot.webmvc.error.ErrorController;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -19,12 +17,11 @@ import jakarta.servlet.http.HttpServletRequest;
 class ProblemErrorController implements ErrorController {
 
     @RequestMapping("/error")
-    ResponseEntity<Map<String, Object>> error(HttpServletRequest request) {
+    ResponseEntity<Object> error(HttpServletRequest request) {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         if (code == null) {
             // Asked for directly, not forwarded by the container: there is no such resource.
-            return ResponseEntity.status(404).contentType(Problems.PROBLEM_JSON).body(Problems.body(
-                    ProblemType.NOT_FOUND, 404, ProblemType.NOT_FOUND.title(), request.getRequestURI(), null));
+            return Problems.entity(ProblemType.NOT_FOUND, ProblemType.NOT_FOUND.title(), request.getRequestURI(), null);
         }
         int status = code instanceof Integer i && i >= 400 ? i : 500;
         Object uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);

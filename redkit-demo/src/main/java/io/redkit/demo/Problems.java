@@ -41,9 +41,16 @@ final class Problems {
         return body;
     }
 
-    static ResponseEntity<Map<String, Object>> entity(ProblemType type, String detail, String path, String field) {
-        return ResponseEntity.status(type.status()).contentType(PROBLEM_JSON)
-                .body(body(type, type.status().value(), detail, path, field));
+    /**
+     * The problem as an answer with its type's status. Every 503 of ours is a moment's overload or outage, so it says
+     * when to come back ({@code Retry-After: 1}).
+     */
+    static ResponseEntity<Object> entity(ProblemType type, String detail, String path, String field) {
+        ResponseEntity.BodyBuilder answer = ResponseEntity.status(type.status()).contentType(PROBLEM_JSON);
+        if (type.status().value() == 503) {
+            answer.header(HttpHeaders.RETRY_AFTER, "1");
+        }
+        return answer.body(body(type, type.status().value(), detail, path, field));
     }
 
     /** Writes the problem on a response nothing has been written to yet, from a filter or an interceptor. */

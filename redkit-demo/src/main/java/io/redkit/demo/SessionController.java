@@ -112,11 +112,8 @@ public class SessionController {
     /** 429 with the limit's headers; 503 when the limiter could not count (it fails closed). */
     private static ResponseEntity<Object> refused(Decision attempt, String path) {
         if (attempt.basis() == Decision.Basis.FAIL_CLOSED) {
-            return ResponseEntity.status(ProblemType.SESSIONS_UNAVAILABLE.status())
-                    .header(HttpHeaders.RETRY_AFTER, "1").contentType(Problems.PROBLEM_JSON)
-                    .body(Problems.body(ProblemType.SESSIONS_UNAVAILABLE, 503,
-                            "sign-in attempts cannot be counted while Redis is unavailable; try again shortly", path,
-                            null));
+            return Problems.entity(ProblemType.SESSIONS_UNAVAILABLE,
+                    "sign-in attempts cannot be counted while Redis is unavailable; try again shortly", path, null);
         }
         ResponseEntity.BodyBuilder answer = ResponseEntity.status(ProblemType.RATE_LIMITED.status())
                 .contentType(Problems.PROBLEM_JSON);

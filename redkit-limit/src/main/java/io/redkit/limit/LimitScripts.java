@@ -1,9 +1,5 @@
 package io.redkit.limit;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import io.redkit.Idempotency;
@@ -23,8 +19,8 @@ import io.redkit.ScriptResult;
  */
 public final class LimitScripts {
 
-    /** The shared part every script runs behind (declared first: the scripts below are made from it). */
-    static final String PRELUDE = read("prelude.lua");
+    /** The shared part every script runs behind, joined in front of each when it is declared. */
+    static final String PRELUDE = "prelude.lua";
 
     /** Fixed windows: a count and its window index per limit. */
     public static final RedisScript<List<Object>> FIXED_WINDOW = declare("fixed-window.lua");
@@ -52,18 +48,7 @@ public final class LimitScripts {
     }
 
     private static RedisScript<List<Object>> declare(String resource) {
-        return RedisScript.of(resource.replace(".lua", ""), PRELUDE + read(resource), ScriptResult.MULTI,
+        return RedisScript.fromResources(LimitScripts.class, List.of(PRELUDE, resource), ScriptResult.MULTI,
                 Idempotency.NON_IDEMPOTENT);
-    }
-
-    private static String read(String resource) {
-        try (InputStream in = LimitScripts.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("no script resource '" + resource + "' next to LimitScripts");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

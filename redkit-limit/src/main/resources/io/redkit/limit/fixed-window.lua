@@ -50,13 +50,7 @@ for i = 1, #KEYS do
   end
 end
 
-local pick = decide(ok, left, wait)
-
-if not ok[pick] then
-  return {0, pick, left[pick], wait[pick], reset[pick], now}
-end
-for i = 1, #KEYS do
+return settle(ok, left, wait, reset, function(i)
   local state = string.format('1:%.0f:%.0f', window[i], count[i] + n)
   redis.call('SET', KEYS[i], state, 'PX', string.format('%.0f', idiv(reset[i] + 999, 1000)))
-end
-return {1, pick, left[pick], 0, reset[pick], now}
+end)

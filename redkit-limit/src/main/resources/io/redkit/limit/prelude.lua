@@ -8,8 +8,11 @@
 -- corrupt  the CORRUPTLIMIT error for a key that holds no rate-limit state; nothing is written
 -- decide   the limit that decides a call, over ok[i] (allowed), left[i] (permits left) and wait[i] (retry-after
 --          us): a refusing limit before an allowing one; among refusing ones the one that makes the caller wait
---          longest, among allowing ones the one with the fewest permits left. Every script replies
---          {allowed 1|0, that limit (1-based), its remaining permits, retry-after us, reset-after us, now}.
+--          longest, among allowing ones the one with the fewest permits left.
+-- settle   every script's last step, over the same tables and reset[i] (reset-after us): the deciding limit
+--          refuses, nothing is written; all allow, write(i) stores each limit's new state. The reply:
+--          {allowed 1|0, that limit (1-based), its remaining permits, retry-after us (0 when allowed),
+--          reset-after us, now}.
 local function idiv(a, b)
   local q = math.floor(a / b)
   if q * b > a then return q - 1 elseif (q + 1) * b <= a then return q + 1 end
@@ -41,3 +44,13 @@ local function decide(ok, left, wait)
   return pick
 end
 
+local function settle(ok, left, wait, reset, write)
+  local pick = decide(ok, left, wait)
+  if not ok[pick] then
+    return {0, pick, left[pick], wait[pick], reset[pick], now}
+  end
+  for i = 1, #KEYS do
+    write(i)
+  end
+  return {1, pick, left[pick], 0, reset[pick], now}
+end

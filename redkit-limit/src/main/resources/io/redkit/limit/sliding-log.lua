@@ -48,13 +48,8 @@ for i = 1, #KEYS do
   end
 end
 
-local pick = decide(ok, left, wait)
-
-if not ok[pick] then
-  return {0, pick, left[pick], wait[pick], reset[pick], now}
-end
 local score = string.format('%.0f', now)
-for i = 1, #KEYS do
+return settle(ok, left, wait, reset, function(i)
   -- In chunks: unpack() of a whole large batch would overflow Lua's stack.
   local k = 0
   while k < n do
@@ -67,5 +62,4 @@ for i = 1, #KEYS do
     k = k + 500
   end
   redis.call('PEXPIRE', KEYS[i], string.format('%.0f', math.floor(length[i] / 1000) + 1))
-end
-return {1, pick, left[pick], 0, reset[pick], now}
+end)

@@ -12,13 +12,16 @@ import io.redkit.ScriptResult;
  */
 public final class LockScripts {
 
+    /** What both acquiring scripts do when the lock is held (mark the waiter, answer the PTTL), joined in front. */
+    static final String BUSY = "busy.lua";
+
     /** {@code SET NX PX} (or refresh of our own token); 0 when acquired, else the holder's PTTL or -1. */
-    public static final RedisScript<Long> ACQUIRE = RedisScript.fromResource(LockScripts.class, "acquire.lua",
-            ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
+    public static final RedisScript<Long> ACQUIRE = RedisScript.fromResources(LockScripts.class,
+            List.of(BUSY, "acquire.lua"), ScriptResult.INTEGER, Idempotency.IDEMPOTENT);
 
     /** {@code SET NX PX} then {@code INCR} of the fence counter: {@code {1, token}} or {@code {0, pttl}}. */
-    public static final RedisScript<List<Object>> FENCED_ACQUIRE = RedisScript.fromResource(LockScripts.class,
-            "fenced-acquire.lua", ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
+    public static final RedisScript<List<Object>> FENCED_ACQUIRE = RedisScript.fromResources(LockScripts.class,
+            List.of(BUSY, "fenced-acquire.lua"), ScriptResult.MULTI, Idempotency.NON_IDEMPOTENT);
 
     /**
      * Compare-and-delete; 1 released, 0 not ours (LOST). Publishes a wake-up when someone waits. Declared

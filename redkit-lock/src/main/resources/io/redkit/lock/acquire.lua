@@ -12,7 +12,7 @@
 -- Atomic because the test, the set and the waiters marker must see one state: a release between
 -- "busy" and "mark waiting" would publish to nobody. Running it twice with the same owner token is
 -- harmless (the second run finds its own token and refreshes the expiry), so a timed-out attempt may
--- be retried.
+-- be retried. Runs behind busy.lua (what a caller that finds the lock held does).
 local holder = redis.call('GET', KEYS[1])
 if holder == false then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -22,16 +22,4 @@ if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 0
 end
-local wait = tonumber(ARGV[3])
-if wait > 0 then
-  -- Bounded: the marker lives no longer than this caller's wait.
-  local current = redis.call('PTTL', KEYS[2])
-  if current < wait then
-    redis.call('SET', KEYS[2], '1', 'PX', wait)
-  end
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 1 then
-  return -1
-end
-return ttl
+return busy()

@@ -13,7 +13,8 @@
 --
 -- Atomic because the token must belong to exactly one acquisition: an INCR after a separate SET could
 -- be taken by a holder that lost the lock in between, and a newer holder could get a smaller token.
--- Not idempotent: a retry would issue a second token.
+-- Not idempotent: a retry would issue a second token. Runs behind busy.lua (what a caller that finds the
+-- lock held does).
 --
 -- Validates before it writes: Redis does not roll a script back, so a failure after the SET of the lock
 -- would leave a lock nobody holds for a whole TTL (and every retry another). The counter is read and checked
@@ -38,15 +39,4 @@ if holder == false then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return {1, token}
 end
-local wait = tonumber(ARGV[3])
-if wait > 0 then
-  local current = redis.call('PTTL', KEYS[2])
-  if current < wait then
-    redis.call('SET', KEYS[2], '1', 'PX', wait)
-  end
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 1 then
-  return {0, -1}
-end
-return {0, ttl}
+return {0, busy()}

@@ -2,6 +2,9 @@ package io.redkit.lock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -29,5 +32,23 @@ class LockScriptsTest {
                 .allSatisfy(s -> assertThat(s.idempotency()).isEqualTo(Idempotency.NON_IDEMPOTENT));
         assertThat(List.of(LockScripts.ACQUIRE, LockScripts.EXTEND, LockScripts.CONFIRM))
                 .allSatisfy(s -> assertThat(s.idempotency()).isEqualTo(Idempotency.IDEMPOTENT));
+    }
+
+    @Test
+    void bothAcquiringScriptsRunBehindBusyAndNeitherFileRepeatsIt() throws IOException {
+        String busy = read(LockScripts.BUSY);
+        assertThat(LockScripts.ACQUIRE.source()).isEqualTo(busy + read("acquire.lua"));
+        assertThat(LockScripts.FENCED_ACQUIRE.source()).isEqualTo(busy + read("fenced-acquire.lua"));
+        assertThat(List.of(LockScripts.ACQUIRE.name(), LockScripts.FENCED_ACQUIRE.name()))
+                .containsExactly("acquire", "fenced-acquire");
+        for (String file : List.of("acquire.lua", "fenced-acquire.lua")) {
+            assertThat(read(file)).as(file).contains("busy()").doesNotContain("KEYS[2], '1', 'PX'");
+        }
+    }
+
+    private static String read(String resource) throws IOException {
+        try (InputStream in = LockScripts.class.getResourceAsStream(resource)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 }

@@ -272,14 +272,7 @@ final class BatchRunner<T> {
         if (unstarted.isEmpty() || ctx.control().stopping()) {
             return; // at a stop, finish() hands them back
         }
-        List<String> args = new ArrayList<>();
-        args.add(config.group());
-        args.add(ctx.consumer());
-        args.add(String.valueOf(config.visibilityTimeout().toMillis()));
-        for (Delivery d : unstarted) {
-            args.add(d.id());
-            args.add(String.valueOf(Math.max(0, d.count() - 1)));
-        }
+        List<String> args = giveBackArgs();
         ops.eval(StreamScripts.GIVE_BACK, List.of(ctx.rt().stream()), args.toArray(new String[0]));
         unstarted.clear();
     }
@@ -295,14 +288,7 @@ final class BatchRunner<T> {
         if (!aborted) {
             awaitLastAck();
         }
-        List<String> args = new ArrayList<>();
-        args.add(config.group());
-        args.add(ctx.consumer());
-        args.add(String.valueOf(config.visibilityTimeout().toMillis()));
-        for (Delivery d : unstarted) {
-            args.add(d.id());
-            args.add(String.valueOf(Math.max(0, d.count() - 1)));
-        }
+        List<String> args = giveBackArgs();
         if (!aborted) {
             for (RetryBook.Entry e : ctx.book().all()) {
                 args.add(e.id());
@@ -317,6 +303,22 @@ final class BatchRunner<T> {
         if (!aborted) {
             ctx.book().clear();
         }
+    }
+
+    /**
+     * {@code give-back.lua}'s group, consumer and visibility timeout, then each entry read and never started, its
+     * delivery count lowered by the read that never reached a handler.
+     */
+    private List<String> giveBackArgs() {
+        List<String> args = new ArrayList<>();
+        args.add(config.group());
+        args.add(ctx.consumer());
+        args.add(String.valueOf(config.visibilityTimeout().toMillis()));
+        for (Delivery d : unstarted) {
+            args.add(d.id());
+            args.add(String.valueOf(Math.max(0, d.count() - 1)));
+        }
+        return args;
     }
 
     private void awaitLastAck() {

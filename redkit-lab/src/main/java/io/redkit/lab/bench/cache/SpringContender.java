@@ -7,13 +7,12 @@ import org.springframework.cache.Cache;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.cache.RedisCacheWriter;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.serializer.Jackson2JsonRedisSerializer;
 import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
 
 import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.SpringFactories;
 
 /**
  * Spring's cache abstraction over Redis as a Spring Boot service gets it: {@code RedisCacheManager} on a
@@ -38,13 +37,7 @@ final class SpringContender extends CacheContender {
     @Override
     @SuppressWarnings("removal")
     public void setup(BenchEnv env) {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(env.host(), env.port());
-        if (env.password() != null) {
-            server.setPassword(RedisPassword.of(env.password()));
-        }
-        factory = new LettuceConnectionFactory(server);
-        factory.afterPropertiesSet();
-        factory.start();
+        factory = SpringFactories.started(env);
         RedisCacheConfiguration config = RedisCacheConfiguration.defaultCacheConfig().entryTtl(Duration.ofHours(1))
                 .disableCachingNullValues()
                 .serializeValuesWith(SerializationPair.fromSerializer(

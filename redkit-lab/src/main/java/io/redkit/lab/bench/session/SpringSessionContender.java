@@ -3,8 +3,6 @@ package io.redkit.lab.bench.session;
 import java.time.Duration;
 import java.time.Instant;
 
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -15,6 +13,7 @@ import org.springframework.session.SessionRepository;
 import org.springframework.session.data.redis.RedisSessionRepository;
 
 import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.SpringFactories;
 
 /**
  * Spring Session's {@code RedisSessionRepository} as Spring Boot configures it for
@@ -41,13 +40,7 @@ final class SpringSessionContender extends SessionContender {
 
     @Override
     public void setup(BenchEnv env) {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(env.host(), env.port());
-        if (env.password() != null) {
-            server.setPassword(RedisPassword.of(env.password()));
-        }
-        factory = new LettuceConnectionFactory(server);
-        factory.afterPropertiesSet();
-        factory.start();
+        factory = SpringFactories.started(env);
         RedisTemplate<String, Object> template = new RedisTemplate<>();
         template.setKeySerializer(RedisSerializer.string());
         template.setHashKeySerializer(RedisSerializer.string());

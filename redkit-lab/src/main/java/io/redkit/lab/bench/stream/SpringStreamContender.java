@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.RedisStreamCommands.TrimOptions;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -19,6 +17,7 @@ import org.springframework.data.redis.stream.StreamMessageListenerContainer.Stre
 import org.springframework.data.redis.stream.Subscription;
 
 import io.redkit.lab.bench.BenchEnv;
+import io.redkit.lab.bench.SpringFactories;
 
 /**
  * Spring Data Redis as its reference documentation shows it: a {@code StreamMessageListenerContainer} on a
@@ -41,13 +40,7 @@ final class SpringStreamContender extends StreamContender {
     @Override
     void start(BenchEnv env) {
         createGroup(env, key);
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(env.host(), env.port());
-        if (env.password() != null) {
-            server.setPassword(RedisPassword.of(env.password()));
-        }
-        factory = new LettuceConnectionFactory(server);
-        factory.afterPropertiesSet();
-        factory.start();
+        factory = SpringFactories.started(env);
         template = new StringRedisTemplate(factory);
         StreamMessageListenerContainerOptions<String, MapRecord<String, String, String>> options =
                 StreamMessageListenerContainerOptions.builder().pollTimeout(Duration.ofMillis(100)).build();

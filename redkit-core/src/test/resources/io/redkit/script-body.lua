@@ -1,0 +1,2 @@
+-- test script: runs behind the prelude
+return twice(tonumber(ARGV[1]))
