@@ -9,25 +9,20 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.redkit.Redkit;
 import io.redkit.testing.CommandLog;
-import io.redkit.testing.DeploymentExtension;
-import io.redkit.testing.RedisServer;
+import io.redkit.testing.Deployment;
 
 /**
- * {@code format(PLAIN_JSON)} on a real redis-server: what lands in Redis is exactly the codec's JSON (and JSON
+ * {@code format(PLAIN_JSON)} on every topology: what lands in Redis is exactly the codec's JSON (and JSON
  * {@code null} for "not found"), JSON another process wrote is a hit, anything else a counted miss that is
  * overwritten, TTL and jitter as in the envelope, and a hit's PTTL travels with its GET.
  */
-class PlainJsonCacheIT extends CacheFixture {
+abstract class PlainJsonContract extends CacheFixture {
 
-    @RegisterExtension
-    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
-
-    PlainJsonCacheIT() {
-        super(redis);
+    PlainJsonContract(Deployment deployment) {
+        super(deployment);
     }
 
     private CacheAside<String, String> plain(Redkit redkit) {
