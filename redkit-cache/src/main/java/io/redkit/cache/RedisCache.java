@@ -43,7 +43,6 @@ public final class RedisCache {
         Function<? super K, List<String>> keyParts = k -> List.of(String.valueOf(k));
         CacheCodec<V> codec;
         int schemaVersion = 1;
-        boolean schemaVersionSet;
         CacheFormat format = CacheConfig.DEFAULT_FORMAT;
         Duration ttl = CacheConfig.DEFAULT_TTL;
         double ttlJitter = CacheConfig.DEFAULT_TTL_JITTER;
@@ -106,14 +105,13 @@ public final class RedisCache {
                 throw new IllegalArgumentException("schemaVersion must be 0-65535, was " + value);
             }
             this.schemaVersion = value;
-            this.schemaVersionSet = true;
             return this;
         }
 
         /**
          * How entries are stored: {@link CacheFormat#ENVELOPE} (the default) or {@link CacheFormat#PLAIN_JSON}, for
          * a key space shared with a service in another language. Plain JSON cannot be combined with
-         * {@link #compressAbove} or {@link #schemaVersion} ({@link CacheConfigException} at build).
+         * {@link #compressAbove} or a {@link #schemaVersion} other than 1 ({@link CacheConfigException} at build).
          */
         public Builder<K, V> format(CacheFormat value) {
             this.format = Objects.requireNonNull(value, "format");
@@ -292,7 +290,7 @@ public final class RedisCache {
                 throw new CacheConfigException(name, List.of("format(PLAIN_JSON)", "compressAbove"), "a plain JSON"
                         + " entry has no header to flag a deflated payload, and another language reads it as JSON");
             }
-            if (schemaVersionSet) {
+            if (schemaVersion != 1) {
                 throw new CacheConfigException(name, List.of("format(PLAIN_JSON)", "schemaVersion"), "a plain JSON"
                         + " entry carries no version; put the version into the key schema instead, as"
                         + " keySchema(KeySchema.of(\"cache." + name + ".v2\"))");

@@ -61,6 +61,8 @@ class CacheConfigTest {
                         .containsExactly("format(PLAIN_JSON)", "schemaVersion"))
                 .hasMessageContaining("key schema");
         assertThatThrownBy(() -> builder().format(null)).hasMessageContaining("format");
+        // Version 1 is what every plain entry is read as: a configuration that passes it along (the starter) is fine.
+        assertThat(builder().schemaVersion(1).format(CacheFormat.PLAIN_JSON).config().schemaVersion()).isEqualTo(1);
     }
 
     @Test
