@@ -9,6 +9,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.redkit.RedkitClock;
 import io.redkit.cache.CacheCodec;
@@ -30,15 +31,21 @@ class PlainJsonEntryTest {
     private static final long FIFTY_MS = Duration.ofMillis(50).toNanos();
 
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private int clients;
 
     private <V> EntryCodec<V> entries(CacheCodec<V> codec, double beta) {
+        return entries(codec, beta, CacheFormat.PLAIN_JSON);
+    }
+
+    private <V> EntryCodec<V> entries(CacheCodec<V> codec, double beta, CacheFormat format) {
         CacheConfig<Long, V> config = CacheConfig.<Long, V>builder().name("plain").codec(codec)
-                .format(CacheFormat.PLAIN_JSON).earlyRefreshBeta(beta).loader(id -> Optional.empty()).config();
-        return new EntryCodec<>(config, RedkitClock.SYSTEM, new CacheMetrics(meters, "test", "plain"));
+                .format(format).earlyRefreshBeta(beta).loader(id -> Optional.empty()).config();
+        return new EntryCodec<>(config, RedkitClock.SYSTEM, new CacheMetrics(meters, "test" + clients++, "plain"));
     }
 
     private double decodeErrors() {
-        return meters.get("redkit.cache.errors").tag("kind", "decode").counter().count();
+        return meters.find("redkit.cache.errors").tag("kind", "decode").counters().stream()
+                .mapToDouble(Counter::count).sum();
     }
 
     @Test
@@ -105,6 +112,27 @@ class PlainJsonEntryTest {
         // No PTTL (MGET, the fill script, a key without expiry): no early refresh.
         assertThat(entries.read(json, Optional.empty()).refreshEarly()).isFalse();
         assertThat(entries.read(PlainJson.NOT_FOUND, Optional.of(Duration.ZERO)).refreshEarly()).isTrue();
+    }
+
+    @Test
+    void aPayloadTheCodecReadsAsNullIsACountedMissInEitherFormatNeverANullHit() {
+        // Jackson reads a JSON null as null: an envelope around one was a Hit(null), and its answer() threw.
+        byte[] json = "\"x\"".getBytes(StandardCharsets.UTF_8);
+        CacheCodec<String> nullReader = new CacheCodec<>() {
+            @Override
+            public byte[] encode(String value) {
+                return json;
+            }
+
+            @Override
+            public String decode(byte[] bytes) {
+                return null;
+            }
+        };
+        assertThat(entries(nullReader, 1).read(json)).isInstanceOf(Lookup.Miss.class);
+        EntryCodec<String> envelope = entries(nullReader, 1, CacheFormat.ENVELOPE);
+        assertThat(envelope.read(envelope.encode(Optional.of("x"), FIFTY_MS).bytes())).isInstanceOf(Lookup.Miss.class);
+        assertThat(decodeErrors()).isEqualTo(2);
     }
 
     @Test
