@@ -62,6 +62,19 @@ abstract class CommandsContract {
     }
 
     @Test
+    void ttlAsyncGivesTheRemainingLifeAndNothingForAnAbsentOrEternalKey() {
+        RedisOps redis = redis();
+        String key = unique("pttl");
+        redis.set(key, bytes("v"), Duration.ofMinutes(10));
+        assertThat(redis.ttlAsync(key).join()).hasValueSatisfying(t -> assertThat(t)
+                .isGreaterThan(Duration.ofMinutes(9)).isLessThanOrEqualTo(Duration.ofMinutes(10)));
+        String eternal = unique("eternal");
+        redis.set(eternal, bytes("v"));
+        assertThat(redis.ttlAsync(eternal).join()).isEmpty();
+        assertThat(redis.ttlAsync(unique("absent")).join()).isEmpty();
+    }
+
+    @Test
     void setIfAbsentAsyncCreatesOnlyOnce() {
         RedisOps redis = redis();
         String key = unique("nx");

@@ -48,7 +48,9 @@ public final class CacheConfig<K, V> {
     public static final long DEFAULT_NEAR_CACHE_SIZE = 0;
     /** A near-cache entry lives this long at most, even when an invalidation message is lost. */
     public static final Duration DEFAULT_NEAR_CACHE_TTL = Duration.ofSeconds(2);
-    /** Payloads above this many bytes are deflated. */
+    /** redkit's versioned envelope; {@link CacheFormat#PLAIN_JSON} is for a cache shared with another language. */
+    public static final CacheFormat DEFAULT_FORMAT = CacheFormat.ENVELOPE;
+    /** Payloads above this many bytes are deflated (never in {@link CacheFormat#PLAIN_JSON}). */
     public static final int DEFAULT_COMPRESS_ABOVE = 16 * 1024;
     /** Envelopes above this many bytes (after compression) are not cached. */
     public static final int DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
@@ -58,6 +60,7 @@ public final class CacheConfig<K, V> {
     private final Function<? super K, List<String>> keyParts;
     private final CacheCodec<V> codec;
     private final int schemaVersion;
+    private final CacheFormat format;
     private final Duration ttl;
     private final double ttlJitter;
     private final Duration negativeTtl;
@@ -93,6 +96,7 @@ public final class CacheConfig<K, V> {
         this.keyParts = b.keyParts;
         this.codec = b.codec;
         this.schemaVersion = b.schemaVersion;
+        this.format = b.format;
         this.ttl = b.ttl;
         this.ttlJitter = b.ttlJitter;
         this.negativeTtl = b.negativeTtl;
@@ -128,6 +132,9 @@ public final class CacheConfig<K, V> {
 
     /** The value schema version written into the envelope; an entry of another version is a miss. */
     public int schemaVersion() { return schemaVersion; }
+
+    /** How entries are stored: the envelope, or plain JSON for a cache shared with another language. */
+    public CacheFormat format() { return format; }
 
     /** The TTL of an entry before jitter. */
     public Duration ttl() { return ttl; }
@@ -174,8 +181,8 @@ public final class CacheConfig<K, V> {
     /** The near cache's TTL. */
     public Duration nearCacheTtl() { return nearCacheTtl; }
 
-    /** The compression threshold in bytes. */
-    public int compressAbove() { return compressAbove; }
+    /** The compression threshold in bytes; {@link Integer#MAX_VALUE} (never) in {@link CacheFormat#PLAIN_JSON}. */
+    public int compressAbove() { return format == CacheFormat.PLAIN_JSON ? Integer.MAX_VALUE : compressAbove; }
 
     /** The size limit of an envelope in bytes. */
     public int maxValueBytes() { return maxValueBytes; }
@@ -189,6 +196,7 @@ public final class CacheConfig<K, V> {
     @Override
     public String toString() {
         return "CacheConfig[" + name + ", " + keySchema + ", ttl=" + ttl + ", jitter=" + ttlJitter + ", negativeTtl="
-                + negativeTtl + ", v" + schemaVersion + ", near=" + nearCacheSize + ", readFrom=" + readFrom + "]";
+                + negativeTtl + ", v" + schemaVersion + ", " + format + ", near=" + nearCacheSize + ", readFrom="
+                + readFrom + "]";
     }
 }

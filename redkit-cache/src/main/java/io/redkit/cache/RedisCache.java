@@ -43,6 +43,7 @@ public final class RedisCache {
         Function<? super K, List<String>> keyParts = k -> List.of(String.valueOf(k));
         CacheCodec<V> codec;
         int schemaVersion = 1;
+        CacheFormat format = CacheConfig.DEFAULT_FORMAT;
         Duration ttl = CacheConfig.DEFAULT_TTL;
         double ttlJitter = CacheConfig.DEFAULT_TTL_JITTER;
         Duration negativeTtl = CacheConfig.DEFAULT_NEGATIVE_TTL;
@@ -59,6 +60,7 @@ public final class RedisCache {
         long nearCacheSize = CacheConfig.DEFAULT_NEAR_CACHE_SIZE;
         Duration nearCacheTtl = CacheConfig.DEFAULT_NEAR_CACHE_TTL;
         int compressAbove = CacheConfig.DEFAULT_COMPRESS_ABOVE;
+        boolean compressAboveSet;
         int maxValueBytes = CacheConfig.DEFAULT_MAX_VALUE_BYTES;
         LargeValuePolicy largeValuePolicy = LargeValuePolicy.SKIP;
         ReadFrom readFrom = ReadFrom.MASTER;
@@ -103,6 +105,16 @@ public final class RedisCache {
                 throw new IllegalArgumentException("schemaVersion must be 0-65535, was " + value);
             }
             this.schemaVersion = value;
+            return this;
+        }
+
+        /**
+         * How entries are stored: {@link CacheFormat#ENVELOPE} (the default) or {@link CacheFormat#PLAIN_JSON}, for
+         * a key space shared with a service in another language. Plain JSON cannot be combined with
+         * {@link #compressAbove} or a {@link #schemaVersion} other than 1 ({@link CacheConfigException} at build).
+         */
+        public Builder<K, V> format(CacheFormat value) {
+            this.format = Objects.requireNonNull(value, "format");
             return this;
         }
 
@@ -233,6 +245,7 @@ public final class RedisCache {
                 throw new IllegalArgumentException("compressAbove must be 64-67108864 bytes, was " + bytes);
             }
             this.compressAbove = bytes;
+            this.compressAboveSet = true;
             return this;
         }
 
@@ -262,11 +275,26 @@ public final class RedisCache {
                 throw new IllegalStateException("cache '" + name + "': fillWait (" + fillWait
                         + ") must be shorter than fillLease (" + fillLease + ")");
             }
-            if (compressAbove >= maxValueBytes) {
+            if (format == CacheFormat.PLAIN_JSON) {
+                plainJsonAlone();
+            } else if (compressAbove >= maxValueBytes) {
                 throw new IllegalStateException("cache '" + name + "': compressAbove (" + compressAbove
                         + ") must be below maxValueBytes (" + maxValueBytes + ")");
             }
             return new CacheConfig<>(this);
+        }
+
+        /** What a plain JSON entry has no room for: its header's flags and version. */
+        private void plainJsonAlone() {
+            if (compressAboveSet) {
+                throw new CacheConfigException(name, List.of("format(PLAIN_JSON)", "compressAbove"), "a plain JSON"
+                        + " entry has no header to flag a deflated payload, and another language reads it as JSON");
+            }
+            if (schemaVersion != 1) {
+                throw new CacheConfigException(name, List.of("format(PLAIN_JSON)", "schemaVersion"), "a plain JSON"
+                        + " entry carries no version; put the version into the key schema instead, as"
+                        + " keySchema(KeySchema.of(\"cache." + name + ".v2\"))");
+            }
         }
 
         /**

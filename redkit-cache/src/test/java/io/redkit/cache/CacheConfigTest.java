@@ -51,6 +51,30 @@ class CacheConfigTest {
     }
 
     @Test
+    void plainJsonWithCompressionOrASchemaVersionIsATypedConfigurationError() {
+        assertThatThrownBy(() -> builder().format(CacheFormat.PLAIN_JSON).compressAbove(4096).config())
+                .isInstanceOfSatisfying(CacheConfigException.class, e -> assertThat(e.settings())
+                        .containsExactly("format(PLAIN_JSON)", "compressAbove"))
+                .hasMessageContaining("cache 'product'");
+        assertThatThrownBy(() -> builder().schemaVersion(2).format(CacheFormat.PLAIN_JSON).config())
+                .isInstanceOfSatisfying(CacheConfigException.class, e -> assertThat(e.settings())
+                        .containsExactly("format(PLAIN_JSON)", "schemaVersion"))
+                .hasMessageContaining("key schema");
+        assertThatThrownBy(() -> builder().format(null)).hasMessageContaining("format");
+        // Version 1 is what every plain entry is read as: a configuration that passes it along (the starter) is fine.
+        assertThat(builder().schemaVersion(1).format(CacheFormat.PLAIN_JSON).config().schemaVersion()).isEqualTo(1);
+    }
+
+    @Test
+    void plainJsonStoresUncompressedUnderAnyLimit() {
+        // The default compression threshold (16 KiB) is not a setting the user made: no conflict with a small limit.
+        CacheConfig<String, String> config = builder().format(CacheFormat.PLAIN_JSON)
+                .maxValueBytes(1024, LargeValuePolicy.SKIP).config();
+        assertThat(config.format()).isEqualTo(CacheFormat.PLAIN_JSON);
+        assertThat(config.compressAbove()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
     void settingsWithoutARedkitValidateButBuildNoCache() {
         assertThat(builder().config().name()).isEqualTo("product");
         assertThatThrownBy(() -> builder().build()).isInstanceOf(IllegalStateException.class)
@@ -68,5 +92,6 @@ class CacheConfigTest {
         assertThat(config.readFrom()).isEqualTo(ReadFrom.MASTER);
         assertThat(config.nearCacheSize()).isZero();
         assertThat(config.largeValuePolicy()).isEqualTo(LargeValuePolicy.SKIP);
+        assertThat(config.format()).isEqualTo(CacheFormat.ENVELOPE);
     }
 }

@@ -82,7 +82,7 @@ abstract class ReplicaReadsContract extends CacheFixture {
     }
 
     /** Waits until every replica has applied what its master had written when this was called. */
-    private void awaitReplicated(List<String> ids) {
+    void awaitReplicated(List<String> ids) {
         Map<Integer, Long> written = new java.util.HashMap<>();
         for (RedisServer master : deployment.masters()) {
             written.put(master.port(), field(master, "master_repl_offset"));

@@ -1,7 +1,16 @@
 package io.redkit.cache;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import io.redkit.ReadFrom;
+import io.redkit.Redkit;
+import io.redkit.testing.CommandLog;
 import io.redkit.testing.DeploymentExtension;
 import io.redkit.testing.RedisSentinelGroup;
 
@@ -13,5 +22,22 @@ class SentinelReplicaReadsIT extends ReplicaReadsContract {
 
     SentinelReplicaReadsIT() {
         super(redis);
+    }
+
+    @Test
+    void plainJsonHitsReadTheirPttlOnTheReplicaToo() {
+        Redkit redkit = redkit();
+        CacheAside<String, String> cache = cache(redkit, b -> b.readFrom(ReadFrom.REPLICA_PREFERRED)
+                .format(CacheFormat.PLAIN_JSON));
+        source.rows.put("p", "v");
+        assertThat(cache.get("p")).contains("v");
+        awaitReplicated(List.of("p"));
+        try (CommandLog onReplicas = CommandLog.start(deployment.replicas());
+                CommandLog onMasters = CommandLog.start(deployment.masters())) {
+            assertThat(cache.get("p")).contains("v");
+            assertThat(onReplicas.dataCommandsOf(clientName)).isEqualTo(Map.of("get", 1L, "pttl", 1L));
+            assertThat(onMasters.dataCommandCountOf(clientName)).isZero();
+        }
+        assertThat(source.loads.get()).isEqualTo(1);
     }
 }

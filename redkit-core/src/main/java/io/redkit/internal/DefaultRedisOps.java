@@ -194,6 +194,18 @@ public final class DefaultRedisOps implements RedisOps {
     public Optional<Duration> ttl(String key) {
         requireKey(key);
         long ms = executor.execute("PTTL", Idempotency.IDEMPOTENT, c -> c.pttl(key));
+        return remaining(ms);
+    }
+
+    @Override
+    public CompletableFuture<Optional<Duration>> ttlAsync(String key) {
+        requireKey(key);
+        return executor.executeAsync("PTTL", Idempotency.IDEMPOTENT, c -> c.pttl(key))
+                .thenApply(DefaultRedisOps::remaining);
+    }
+
+    /** PTTL's reply: -2 (no key) and -1 (no expiry) are no remaining time to live. */
+    private static Optional<Duration> remaining(long ms) {
         return ms < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(ms));
     }
 

@@ -1,5 +1,6 @@
 package io.redkit.internal;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -50,6 +51,15 @@ public final class ReplicaReads implements RedisReads, AutoCloseable {
     public CompletableFuture<Optional<byte[]>> getAsync(String key) {
         try {
             return ops().getAsync(key);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Optional<Duration>> ttlAsync(String key) {
+        try {
+            return ops().ttlAsync(key);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -174,7 +174,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         Lookup<V> lookup;
         boolean usable = true;
         try {
-            lookup = entries.read(redis.read(entryKey, reads -> reads.get(entryKey)).orElse(null));
+            lookup = read(entryKey);
         } catch (GuardedRedis.Skipped e) {
             lookup = Lookup.miss();
             usable = false;
@@ -208,6 +208,15 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             }
             return fill.value();
         });
+    }
+
+    /** One GET, or in plain JSON with XFetch on, a GET and the key's PTTL in the same round trip. */
+    private Lookup<V> read(String entryKey) {
+        if (entries.needsTtl()) {
+            GuardedRedis.Fetched fetched = redis.readWithTtl(entryKey);
+            return entries.read(fetched.bytes(), fetched.ttl());
+        }
+        return entries.read(redis.read(entryKey, reads -> reads.get(entryKey)).orElse(null));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.redkit.cache.internal;
 
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -40,6 +42,10 @@ final class GuardedRedis implements AutoCloseable {
 
     static final Skipped SKIPPED = new Skipped();
 
+    /** An entry's bytes (null: none) and the key's remaining life (empty: unknown, or it never expires). */
+    record Fetched(byte[] bytes, Optional<Duration> ttl) {
+    }
+
     private final String cache;
     private final RedisOps master;
     private final RedisReads reads;
@@ -64,6 +70,31 @@ final class GuardedRedis implements AutoCloseable {
     /** A read ({@code GET}, {@code MGET}) where the cache reads, maybe a replica; {@code key} names the node. */
     <T> T read(String key, Function<RedisReads, T> call) {
         return guarded(key, () -> call.apply(reads));
+    }
+
+    /**
+     * GET and PTTL of {@code key} where the cache reads, sent back to back on one connection: one round trip
+     * (pipelined), not atomic. A write or delete between the two only skews XFetch's decision for this read (a
+     * fresher or absent TTL: no early refresh); the value is always the one GET returned.
+     */
+    Fetched readWithTtl(String key) {
+        return guarded(key, () -> {
+            CompletableFuture<Optional<byte[]>> value = reads.getAsync(key);
+            CompletableFuture<Optional<Duration>> ttl = reads.ttlAsync(key);
+            return new Fetched(join(value).orElse(null), join(ttl));
+        });
+    }
+
+    /** The reply, or the redkit exception it failed with, as a synchronous call would throw it. */
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     /** A call on the master (fill scripts, leases), unless the breaker is open. */

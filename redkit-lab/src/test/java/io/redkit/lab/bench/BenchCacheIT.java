@@ -25,7 +25,7 @@ import io.redkit.lab.LabMain;
 class BenchCacheIT {
 
     private static final List<String> IMPLS = List.of("redkit", "lettuce+jackson", "spring", "redisson",
-            "redkit-near");
+            "redkit-near", "redkit-plain-pttl", "redkit-plain-get");
 
     @TempDir
     Path out;
