@@ -77,8 +77,10 @@ public final class CacheBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "lettuce+jackson", 64, 0.9), new Aim("redkit", "spring", 64, 1.0),
-                new Aim("redkit", "redisson", 64, 1.0));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "lettuce+jackson", 64, 0.9),
+                new Aim("redkit", "spring", 64, 1.0), new Aim("redkit", "redisson", 64, 1.0)));
+        aims.addAll(Aim.againstRaw("redkit", "lettuce+jackson"));
+        return aims;
     }
 
     /** The miss storm, for every hit contender and Spring with its locking cache writer. */
