@@ -34,6 +34,10 @@ class LabClientIT {
         assertThat(json.at("/pool/observed_ms").asLong()).isBetween(195L, 800L);
         assertThat(json.at("/pool/error").asText()).isEqualTo("PoolExhaustedException");
         assertThat(json.at("/noscript/recovered").asBoolean()).isTrue();
+        assertThat(json.at("/first_connect/error").isNull()).as(json.at("/first_connect").toString()).isTrue();
+        assertThat(json.at("/first_connect/jvm_to_first_reply_ms").asLong()).isPositive();
+        assertThat(json.at("/first_connect/connect_classes").asLong()).isPositive();
+        assertThat(json.at("/first_connect/target_ms").asLong()).isEqualTo(500);
         assertThat(json.at("/retry/incr_value_after_timeout").asLong())
                 .isEqualTo(json.at("/retry/incr_expected").asLong()).isEqualTo(1);
     }

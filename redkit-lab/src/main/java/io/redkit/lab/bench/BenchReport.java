@@ -11,12 +11,13 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * What one {@code bench NAME} run measured; field names are the JSON contract of DESIGN §11 (snake_case on
  * output): {@code bench}, {@code rows[]} ({@code impl}, {@code callers}, {@code ops_per_s}, {@code p50_us},
  * {@code p99_us}, …), {@code ratios} ({@code "redkit/lettuce-sync@64"}; prefixed with the op,
- * {@code "get:redkit/lettuce-sync@64"}, when the benchmark measures several ops) and {@code ceiling}; a
+ * {@code "get:redkit/lettuce-sync@64"}, when the benchmark measures several ops), {@code alloc_ratios} (the
+ * subject's bytes allocated per op over each other contender's, keyed the same way) and {@code ceiling}; a
  * benchmark's {@linkplain Benchmark#extras extras} (e.g. {@code miss_storm}) are top-level fields beside them.
  */
 public record BenchReport(String bench, String description, String command, String target, String startedAt,
         long elapsedMs, Settings settings, Machine machine, List<String> ops, List<Row> rows,
-        Map<String, Double> ratios, List<AimResult> aims, CeilingReport ceiling, Map<String, String> peers,
+        Map<String, Double> ratios, Map<String, Double> allocRatios, List<AimResult> aims, CeilingReport ceiling, Map<String, String> peers,
         @JsonIgnore List<Benchmark.Extra> extras) {
 
     /** Copies the extras (none for most benchmarks). */
@@ -42,16 +43,22 @@ public record BenchReport(String bench, String description, String command, Stri
 
     /**
      * One contender at one caller count: throughput is the median of the rounds with their min and max; latency
-     * percentiles are over every call of every measured round.
+     * percentiles are over every call of every measured round; {@code allocBytesPerOp} and {@code cpuUsPerOp} are
+     * what the whole lab process allocated (every live thread: callers, Lettuce/Netty, the library's own) and
+     * spent in CPU over the measured rounds, divided by the calls (null where the JVM cannot tell); redis-server's
+     * CPU is not in it.
      */
     public record Row(String impl, String op, int callers, double opsPerS,
             @JsonProperty("ops_per_s_min") double opsPerSMin, @JsonProperty("ops_per_s_max") double opsPerSMax,
             List<Double> roundsOpsPerS, double p50Us, double p99Us, double p999Us, double maxUs, long calls,
-            long errors, String firstError) {
+            long errors, String firstError, Double allocBytesPerOp, Double cpuUsPerOp) {
     }
 
-    /** A floor the issue set, and whether this run met it. */
-    public record AimResult(String ratio, Double value, double atLeast, boolean met) {
+    /**
+     * An aim the issue set, and whether this run met it: a throughput ratio's floor ({@code atLeast}) or an
+     * allocation ratio's ceiling ({@code atMost}, its {@code ratio} prefixed {@code alloc }); the other bound null.
+     */
+    public record AimResult(String ratio, Double value, Double atLeast, Double atMost, boolean met) {
     }
 
     /** The redis-benchmark figures for the same command, or why there are none. */

@@ -73,11 +73,12 @@ public final class BenchRun {
         progress.done();
         CeilingReport ceiling = ceilingReport(anyCeiling, ceilingRows, ceilingErrors);
         Map<String, Double> ratios = Ratios.of(benchmark, rows, ceiling.rows());
+        Map<String, Double> allocation = Ratios.allocation(benchmark, rows);
         BenchReport.Settings s = new BenchReport.Settings(settings.callers(), settings.rounds(),
                 settings.round().toMillis(), settings.warmup().toMillis(), settings.preset());
         return new BenchReport(benchmark.name(), benchmark.description(), command, env.describe(), startedAt,
                 (System.nanoTime() - start) / 1_000_000, s, Machine.describe(loadStart), benchmark.ops(), rows,
-                ratios, Ratios.aims(benchmark, ratios), ceiling, peers, extras);
+                ratios, allocation, Ratios.aims(benchmark, ratios, allocation), ceiling, peers, extras);
     }
 
     private List<Row> measure(String op, List<Contender> contenders, int callers) throws InterruptedException {
@@ -117,8 +118,10 @@ public final class BenchRun {
         List<Double> perRound = new ArrayList<>();
         long calls = 0;
         long errors = 0;
+        Costs.Spent spent = Costs.Spent.NONE;
         Throwable first = null;
         for (RoundRunner.Round r : rounds) {
+            spent = spent.plus(r.spent());
             all.add(r.latency());
             perRound.add(round1(r.opsPerSecond()));
             calls += r.ops();
@@ -129,7 +132,8 @@ public final class BenchRun {
         return new Row(impl, op, callers, round1(median(sorted)), sorted.get(0), sorted.get(sorted.size() - 1),
                 perRound, micros(all.getValueAtPercentile(50)), micros(all.getValueAtPercentile(99)),
                 micros(all.getValueAtPercentile(99.9)), micros(all.getMaxValue()), calls, errors,
-                first == null ? null : first.getClass().getSimpleName() + ": " + first.getMessage());
+                first == null ? null : first.getClass().getSimpleName() + ": " + first.getMessage(),
+                spent.bytesPerOp(calls), spent.cpuMicrosPerOp(calls));
     }
 
     private Optional<CeilingRow> ceiling(String op, Ceiling ceiling, int callers, List<Row> measured,

@@ -13,7 +13,7 @@ import io.redkit.lab.bench.BenchReport.Row;
 final class BenchTables {
 
     private static final String[] HEADER = {"op", "callers", "impl", "ops/s (median)", "min–max", "p50 µs",
-        "p99 µs", "SUBJECT/this"};
+        "p99 µs", "B/op", "CPU µs/op", "SUBJECT/this"};
 
     private BenchTables() {
     }
@@ -41,13 +41,14 @@ final class BenchTables {
                 for (Row r : rows) {
                     lines.add(new String[] {op, String.valueOf(callers), r.impl() + (r.errors() > 0 ? " ("
                             + r.errors() + " errors)" : ""), ops(r.opsPerS()), ops(r.opsPerSMin()) + "–"
-                            + ops(r.opsPerSMax()), us(r.p50Us()), us(r.p99Us()), r == first ? "1.00×"
+                            + ops(r.opsPerSMax()), us(r.p50Us()), us(r.p99Us()), bytes(r.allocBytesPerOp()),
+                            cpu(r.cpuUsPerOp()), r == first ? "1.00×"
                             : ratio(Ratios.paired(first, r))});
                 }
                 for (CeilingRow c : report.ceiling().rows()) {
                     if (c.op().equals(op) && c.callers() == callers) {
                         lines.add(new String[] {op, String.valueOf(callers), RedisBenchmarkTool.NAME + " (ceiling)",
-                            ops(c.opsPerS()), "one run", us(c.p50Us()), us(c.p99Us()),
+                            ops(c.opsPerS()), "one run", us(c.p50Us()), us(c.p99Us()), "", "",
                             ratio(subject / c.opsPerS())});
                     }
                 }
@@ -74,8 +75,12 @@ final class BenchTables {
                     + (steps ? "; an op of several round trips is one run per step, combined as the server's time for"
                             + " all of them: rate 1/Σ(1/rateᵢ), p50s and p99s added" : ""));
         }
+        notes.add("B/op and CPU µs/op: what the whole lab process allocated (every live thread: callers, Lettuce and"
+                + " Netty, the library's own) and spent in CPU (GC and JIT included; redis-server not) over the"
+                + " measured rounds, per call");
         for (AimResult aim : report.aims()) {
-            notes.add(String.format(Locale.ROOT, "aim %s ≥ %.2f: %s (%s)", aim.ratio(), aim.atLeast(),
+            notes.add(String.format(Locale.ROOT, "aim %s %s %.2f: %s (%s)", aim.ratio(),
+                    aim.atMost() != null ? "≤" : "≥", aim.atMost() != null ? aim.atMost() : aim.atLeast(),
                     aim.value() == null ? "not measured" : String.format(Locale.ROOT, "%.3f", aim.value()),
                     aim.met() ? "met" : "NOT met"));
         }
@@ -143,6 +148,14 @@ final class BenchTables {
 
     static String us(double v) {
         return String.format(Locale.ROOT, v < 100 ? "%.1f" : "%,.0f", v);
+    }
+
+    static String bytes(Double v) {
+        return v == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    static String cpu(Double v) {
+        return v == null ? "n/a" : String.format(Locale.ROOT, v < 10 ? "%.2f" : "%,.1f", v);
     }
 
     static String ratio(double v) {

@@ -1,5 +1,6 @@
 package io.redkit.lab.bench;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -63,7 +64,37 @@ public interface Benchmark {
         }
     }
 
-    /** A floor for {@code subject/against@callers}, e.g. redkit ≥ 0.9 × lettuce-sync at 64 callers. */
-    record Aim(String subject, String against, int callers, double atLeast) {
+    /**
+     * A bound on {@code subject/against@callers}: a floor on the throughput ratio (redkit ≥ 0.9 × lettuce-sync at 64
+     * callers), or with {@code allocation} a ceiling on the ratio of bytes allocated per op (≤ 1.5 × raw).
+     */
+    record Aim(String subject, String against, int callers, double bound, boolean allocation) {
+
+        /** What redkit must reach next to raw Lettuce doing the same commands, at every caller count. */
+        public static final double RAW_THROUGHPUT = 0.95;
+        /** At most this many times the bytes raw Lettuce allocates per op for the same commands. */
+        public static final double RAW_ALLOCATION = 1.5;
+        /** The caller counts the raw aims hold at. */
+        public static final List<Integer> RAW_CALLERS = List.of(1, 16, 64);
+
+        /** A throughput floor. */
+        public Aim(String subject, String against, int callers, double atLeast) {
+            this(subject, against, callers, atLeast, false);
+        }
+
+        /**
+         * The aims against the raw contender (plain Lettuce doing exactly the subject's commands): throughput
+         * ≥ {@value #RAW_THROUGHPUT} × and allocation ≤ {@value #RAW_ALLOCATION} × per op at 1, 16 and 64 callers.
+         */
+        public static List<Aim> againstRaw(String subject, String raw) {
+            List<Aim> aims = new ArrayList<>();
+            for (int callers : RAW_CALLERS) {
+                aims.add(new Aim(subject, raw, callers, RAW_THROUGHPUT, false));
+            }
+            for (int callers : RAW_CALLERS) {
+                aims.add(new Aim(subject, raw, callers, RAW_ALLOCATION, true));
+            }
+            return aims;
+        }
     }
 }

@@ -21,6 +21,47 @@ final class Ratios {
 
     static Map<String, Double> of(Benchmark benchmark, List<Row> rows, List<CeilingRow> ceiling) {
         Map<String, Double> ratios = new LinkedHashMap<>();
+        forEachSubjectRow(benchmark, rows, (prefix, s, ofOp) -> {
+            for (Row other : ofOp) {
+                if (other.callers() == s.callers() && !other.impl().equals(s.impl()) && other.opsPerS() > 0) {
+                    ratios.put(key(prefix, s.impl(), other.impl(), s.callers()), paired(s, other));
+                }
+            }
+            for (CeilingRow c : ceiling) {
+                if (c.op().equals(s.op()) && c.callers() == s.callers() && c.opsPerS() > 0) {
+                    ratios.put(key(prefix, s.impl(), RedisBenchmarkTool.NAME, s.callers()), ratio(s.opsPerS(),
+                            c.opsPerS()));
+                }
+            }
+        });
+        return ratios;
+    }
+
+    /**
+     * The subject's bytes allocated per op over each other contender's at the same caller count, keyed like the
+     * throughput ratios; none where either side has no figure.
+     */
+    static Map<String, Double> allocation(Benchmark benchmark, List<Row> rows) {
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        forEachSubjectRow(benchmark, rows, (prefix, s, ofOp) -> {
+            for (Row other : ofOp) {
+                if (s.allocBytesPerOp() != null && other.callers() == s.callers()
+                        && !other.impl().equals(s.impl()) && other.allocBytesPerOp() != null
+                        && other.allocBytesPerOp() > 0) {
+                    ratios.put(key(prefix, s.impl(), other.impl(), s.callers()),
+                            ratio(s.allocBytesPerOp(), other.allocBytesPerOp()));
+                }
+            }
+        });
+        return ratios;
+    }
+
+    private interface SubjectRow {
+        void accept(String prefix, Row subject, List<Row> rowsOfOp);
+    }
+
+    /** Calls {@code each} with every row of the subject (the first contender of an op), and all rows of its op. */
+    private static void forEachSubjectRow(Benchmark benchmark, List<Row> rows, SubjectRow each) {
         for (String op : benchmark.ops()) {
             String prefix = benchmark.ops().size() > 1 ? op + ":" : "";
             List<Row> ofOp = rows.stream().filter(r -> r.op().equals(op)).toList();
@@ -29,37 +70,30 @@ final class Ratios {
             }
             String subject = ofOp.get(0).impl();
             for (Row s : ofOp) {
-                if (!s.impl().equals(subject)) {
-                    continue;
-                }
-                for (Row other : ofOp) {
-                    if (other.callers() == s.callers() && !other.impl().equals(subject) && other.opsPerS() > 0) {
-                        ratios.put(key(prefix, subject, other.impl(), s.callers()), paired(s, other));
-                    }
-                }
-                for (CeilingRow c : ceiling) {
-                    if (c.op().equals(op) && c.callers() == s.callers() && c.opsPerS() > 0) {
-                        ratios.put(key(prefix, subject, RedisBenchmarkTool.NAME, s.callers()), ratio(s.opsPerS(),
-                                c.opsPerS()));
-                    }
+                if (s.impl().equals(subject)) {
+                    each.accept(prefix, s, ofOp);
                 }
             }
         }
-        return ratios;
     }
 
-    /** Each aim of the benchmark, for every op, checked against the measured ratios. */
-    static List<AimResult> aims(Benchmark benchmark, Map<String, Double> ratios) {
+    /**
+     * Each aim of the benchmark, for every op, checked against the measured ratios: throughput aims against
+     * {@code ratios}, allocation aims against {@code allocation}.
+     */
+    static List<AimResult> aims(Benchmark benchmark, Map<String, Double> ratios, Map<String, Double> allocation) {
         List<AimResult> results = new ArrayList<>();
         for (Benchmark.Aim aim : benchmark.aims()) {
             for (String op : benchmark.ops()) {
                 String prefix = benchmark.ops().size() > 1 ? op + ":" : "";
                 String key = key(prefix, aim.subject(), aim.against(), aim.callers());
-                Double value = ratios.get(key);
+                Double value = (aim.allocation() ? allocation : ratios).get(key);
                 if (value == null) {
-                    continue; // not measured in this run (e.g. --callers without 64)
+                    continue; // not measured in this run (e.g. --callers without 64, or a contender of another op)
                 }
-                results.add(new AimResult(key, value, aim.atLeast(), value >= aim.atLeast()));
+                results.add(aim.allocation()
+                        ? new AimResult("alloc " + key, value, null, aim.bound(), value <= aim.bound())
+                        : new AimResult(key, value, aim.bound(), null, value >= aim.bound()));
             }
         }
         return results;

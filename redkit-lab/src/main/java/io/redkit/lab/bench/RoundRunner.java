@@ -45,8 +45,9 @@ final class RoundRunner implements AutoCloseable {
         }
     }
 
-    /** The outcome of one round. */
-    record Round(long ops, long errors, long elapsedNanos, Histogram latency, Throwable firstError) {
+    /** The outcome of one round, with what the whole process allocated and spent in CPU over it. */
+    record Round(long ops, long errors, long elapsedNanos, Histogram latency, Throwable firstError,
+            Costs.Spent spent) {
         double opsPerSecond() {
             return ops * 1e9 / elapsedNanos;
         }
@@ -90,6 +91,7 @@ final class RoundRunner implements AutoCloseable {
             }));
         }
         ready.await();
+        Costs.Snapshot before = Costs.now();
         long start = System.nanoTime();
         go.countDown();
         Thread.sleep(duration.toMillis());
@@ -102,6 +104,7 @@ final class RoundRunner implements AutoCloseable {
             }
         }
         long elapsed = System.nanoTime() - start;
+        Costs.Spent spent = Costs.between(before, Costs.now());
         Histogram merged = new Histogram(LOWEST_NANOS, MAX_NANOS, 3);
         long total = 0;
         long failed = 0;
@@ -112,7 +115,7 @@ final class RoundRunner implements AutoCloseable {
             failed += errors[i];
             first = first == null ? firstError[i] : first;
         }
-        return new Round(total, failed, elapsed, merged, first);
+        return new Round(total, failed, elapsed, merged, first, spent);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.redkit.lab.client;
 
 import java.io.PrintWriter;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
@@ -49,9 +50,21 @@ public final class ClientLab implements Callable<Integer> {
                     {"retry", "timed-out INCR (" + report.retry().error() + ") not sent again",
                         "counter " + report.retry().incrValueAfterTimeout() + ", expected "
                             + report.retry().incrExpected()},
+                    firstConnect(report.firstConnect()),
                 });
         }
         out.flush();
         return 0;
+    }
+
+    private static String[] firstConnect(ClientReport.FirstConnect f) {
+        if (f.error() != null) {
+            return new String[] {"first connect", "fresh JVM run failed: " + f.error(), ""};
+        }
+        return new String[] {"first connect", String.format(Locale.ROOT, "fresh JVM: start to main %d ms, DNS %.1f"
+                + " ms, Redkit.create %.0f ms (%d classes loaded), first GET %.1f ms; warm JVM: create %.1f ms, GET"
+                + " %.1f ms", f.jvmToMainMs(), f.dnsMs(), f.connectMs(), f.connectClasses(), f.firstReplyMs(),
+                f.warmConnectMs(), f.warmReplyMs()), f.jvmToFirstReplyMs() + " ms JVM start to first reply (target "
+                + f.targetMs() + " ms: " + (f.met() ? "met" : "NOT met") + ")"};
     }
 }

@@ -39,11 +39,13 @@ public final class ClientScenarios {
 
     /** Runs every scenario in turn. */
     public ClientReport runAll() {
+        // First, in a JVM of its own, while the server has done nothing else yet.
+        ClientReport.FirstConnect first = FirstConnectRun.run(target.url());
         try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(target.url()).name("lab-client")
                 .commandTimeout(TIMEOUT).dedicatedPool(new DedicatedPoolConfig(POOL_SIZE, POOL_SIZE, POOL_WAIT))
                 .build())) {
             return new ClientReport(target.describe(), miss(redkit), timeout(redkit), disconnected(redkit),
-                    pool(redkit), noscript(redkit), retry(redkit));
+                    pool(redkit), noscript(redkit), retry(redkit), first);
         }
     }
 

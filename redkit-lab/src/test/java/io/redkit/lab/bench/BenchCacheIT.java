@@ -41,7 +41,7 @@ class BenchCacheIT {
 
         JsonNode json = new ObjectMapper().readTree(stdout.toString(StandardCharsets.UTF_8));
         assertThat(json.path("bench").asText()).isEqualTo("cache");
-        assertThat(json.path("rows")).hasSize(3 * IMPLS.size());
+        assertThat(json.path("rows")).hasSize(3 * IMPLS.size() + 3 * 2);
         for (JsonNode row : json.path("rows")) {
             assertThat(IMPLS).contains(row.path("impl").asText());
             assertThat(row.path("callers").isInt()).isTrue();
@@ -51,8 +51,11 @@ class BenchCacheIT {
             assertThat(row.path("errors").asLong()).as("errors of %s", row).isZero();
         }
         for (String peer : List.of("lettuce+jackson", "spring", "redisson")) {
-            assertThat(json.path("ratios").path("redkit/" + peer + "@64").isNumber()).as(peer).isTrue();
+            assertThat(json.path("ratios").path("hit:redkit/" + peer + "@64").isNumber()).as(peer).isTrue();
         }
+        assertThat(json.path("ratios").path("batch:redkit/lettuce+jackson@64").isNumber()).isTrue();
+        assertThat(json.path("aims").findValuesAsText("ratio")).contains("batch:redkit/lettuce+jackson@1",
+                "alloc hit:redkit/lettuce+jackson@64");
         assertThat(json.path("ceiling").has("available")).isTrue();
 
         JsonNode storm = json.path("miss_storm");

@@ -44,7 +44,7 @@ class BenchExtrasTest {
 
     private static BenchReport report(List<Benchmark.Extra> extras) {
         return new BenchReport("cache", "d", "c", "t", "now", 1, new BenchReport.Settings(List.of(1), 1, 1, 0, "x"),
-                new BenchReport.Machine(2, "java", "0", "0"), List.of("hit"), List.of(), Map.of(), List.of(),
+                new BenchReport.Machine(2, "java", "0", "0"), List.of("hit"), List.of(), Map.of(), Map.of(), List.of(),
                 new BenchReport.CeilingReport(false, "redis-benchmark", "none", List.of()), Map.of(), extras);
     }
 

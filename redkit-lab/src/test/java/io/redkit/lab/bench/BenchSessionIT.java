@@ -24,7 +24,7 @@ import io.redkit.lab.LabMain;
  */
 class BenchSessionIT {
 
-    private static final List<String> IMPLS = List.of("redkit", "spring-session");
+    private static final List<String> IMPLS = List.of("redkit", "spring-session", "lettuce-evalsha");
 
     @TempDir
     Path out;
@@ -48,9 +48,12 @@ class BenchSessionIT {
             assertThat(row.path("p50_us").isNumber()).isTrue();
             assertThat(row.path("p99_us").isNumber()).isTrue();
             assertThat(row.path("errors").asLong()).as("errors of %s", row).isZero();
+            assertThat(row.path("alloc_bytes_per_op").asDouble()).as(row.toString()).isPositive();
+            assertThat(row.path("cpu_us_per_op").asDouble()).as(row.toString()).isPositive();
         }
         assertThat(json.path("ratios").path("redkit/spring-session@64").isNumber()).isTrue();
-        assertThat(json.path("aims").findValuesAsText("ratio")).contains("redkit/spring-session@64");
+        assertThat(json.path("aims").findValuesAsText("ratio")).contains("redkit/spring-session@64",
+                "redkit/lettuce-evalsha@1", "redkit/lettuce-evalsha@64", "alloc redkit/lettuce-evalsha@64");
         assertThat(json.path("ceiling").has("available")).isTrue();
         assertThat(Files.readString(out.resolve("session.md"))).contains("aim redkit/spring-session@64 ≥ 2.00");
     }

@@ -21,11 +21,13 @@ import io.redkit.lab.bench.Contender;
  * {@code bench cache}: the cache hit path, a GET and a JSON decode of a ~200-byte product over 1000 preloaded keys,
  * through redkit's {@code CacheAside}, raw Lettuce + Jackson, Spring's {@code RedisCacheManager}, Redisson's
  * {@code RBucket} with a JSON codec, and redkit with its near cache; then a miss storm per contender, its source
- * loads counted. The ceiling is {@code redis-benchmark} doing raw Lettuce's GET on the same keys.
+ * loads counted. The batch op reads {@value Products#BATCH} products per call through redkit's {@code getAll} and raw
+ * Lettuce's MGET + Jackson. The ceiling is {@code redis-benchmark} doing raw Lettuce's GET (MGET) on the same keys.
  */
 public final class CacheBenchmark implements Benchmark {
 
     static final String HIT = "hit";
+    static final String BATCH = "batch";
 
     @Override
     public String name() {
@@ -36,16 +38,21 @@ public final class CacheBenchmark implements Benchmark {
     public String description() {
         return "cache hit (GET + JSON decode of a ~" + Products.APPROX_JSON_BYTES + "-byte product, "
                 + Products.KEYS + " keys) through redkit CacheAside vs raw Lettuce + Jackson, Spring RedisCacheManager,"
-                + " Redisson RBucket (JSON codec) and redkit's near cache; then a miss storm per contender";
+                + " Redisson RBucket (JSON codec) and redkit's near cache; a batch of " + Products.BATCH + " (redkit"
+                + " getAll vs raw Lettuce MGET + Jackson); then a miss storm per contender";
     }
 
     @Override
     public List<String> ops() {
-        return List.of(HIT);
+        return List.of(HIT, BATCH);
     }
 
+    /** The hit op: every contender; the batch op: redkit's getAll and raw Lettuce's MGET (the others have none). */
     @Override
     public List<Contender> contenders(String op) {
+        if (op.equals(BATCH)) {
+            return List.of(new BatchRead(new RedkitContender(false)), new BatchRead(new LettuceJacksonContender()));
+        }
         return List.copyOf(hitContenders());
     }
 
@@ -70,16 +77,23 @@ public final class CacheBenchmark implements Benchmark {
         }
     }
 
+    /** GET of one of raw Lettuce's keys; for the batch op, MGET of {@value Products#BATCH} of them. */
     @Override
     public Optional<Ceiling> ceiling(String op, BenchEnv env) {
-        return Optional.of(Ceiling.of(List.of("-r", String.valueOf(Products.KEYS), "GET",
-                Products.LETTUCE_PREFIX + "__rand_int__")));
+        List<String> args = new ArrayList<>(List.of("-r", String.valueOf(Products.KEYS), op.equals(BATCH) ? "MGET"
+                : "GET"));
+        for (int i = 0; i < (op.equals(BATCH) ? Products.BATCH : 1); i++) {
+            args.add(Products.LETTUCE_PREFIX + "__rand_int__");
+        }
+        return Optional.of(Ceiling.of(args));
     }
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "lettuce+jackson", 64, 0.9), new Aim("redkit", "spring", 64, 1.0),
-                new Aim("redkit", "redisson", 64, 1.0));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "lettuce+jackson", 64, 0.9),
+                new Aim("redkit", "spring", 64, 1.0), new Aim("redkit", "redisson", 64, 1.0)));
+        aims.addAll(Aim.againstRaw("redkit", "lettuce+jackson"));
+        return aims;
     }
 
     /** The miss storm, for every hit contender and Spring with its locking cache writer. */

@@ -1,5 +1,8 @@
 package io.redkit.lab.bench.cache;
 
+import java.util.Arrays;
+import java.util.List;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -13,6 +16,8 @@ final class Products {
 
     static final int KEYS = 1000;
     static final int APPROX_JSON_BYTES = 200;
+    /** Products per call of the batch op. */
+    static final int BATCH = 10;
     /** Raw Lettuce's keys; {@code redis-benchmark -r 1000} makes the same of {@code __rand_int__}. */
     static final String LETTUCE_PREFIX = "bench:cache:lettuce:";
 
@@ -42,6 +47,16 @@ final class Products {
     /** A uniformly chosen preloaded id. */
     static Integer any(Caller caller) {
         return IDS[caller.nextInt(KEYS)];
+    }
+
+    /** {@value #BATCH} distinct preloaded ids: consecutive from a uniformly chosen one, wrapping around. */
+    static List<Integer> batch(Caller caller) {
+        int start = caller.nextInt(KEYS);
+        Integer[] ids = new Integer[BATCH];
+        for (int i = 0; i < BATCH; i++) {
+            ids[i] = IDS[(start + i) % KEYS];
+        }
+        return Arrays.asList(ids);
     }
 
     static Integer id(int i) {

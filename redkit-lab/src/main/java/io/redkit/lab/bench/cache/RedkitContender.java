@@ -1,6 +1,8 @@
 package io.redkit.lab.bench.cache;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.redkit.Redkit;
@@ -13,7 +15,7 @@ import io.redkit.lab.bench.BenchEnv;
  * redkit's {@code CacheAside.get} with its defaults (JSON by Jackson in the versioned envelope, single-flight, fill
  * lease, breaker, XFetch), optionally with its Caffeine near cache; preloaded through its own loader.
  */
-final class RedkitContender extends CacheContender {
+final class RedkitContender extends CacheContender implements BatchRead.Batched {
 
     private final boolean near;
     private Redkit redkit;
@@ -47,6 +49,12 @@ final class RedkitContender extends CacheContender {
     @Override
     Product readThrough(Integer id) {
         return cache.get(id).orElse(null);
+    }
+
+    /** {@code CacheAside.getAll}: one MGET when every key is in Redis. */
+    @Override
+    public Map<Integer, Product> readAll(List<Integer> ids) {
+        return cache.getAll(ids);
     }
 
     /** The cache's own load counter, to cross-check the source's. */

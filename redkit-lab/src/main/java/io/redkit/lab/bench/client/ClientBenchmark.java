@@ -1,5 +1,6 @@
 package io.redkit.lab.bench.client;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -69,6 +70,9 @@ public final class ClientBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "lettuce-sync", 64, 0.9), new Aim("redkit", "lettuce-async", 64, 0.9));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "lettuce-sync", 64, 0.9),
+                new Aim("redkit", "lettuce-async", 64, 0.9)));
+        aims.addAll(Aim.againstRaw("redkit", "lettuce-sync"));
+        return aims;
     }
 }

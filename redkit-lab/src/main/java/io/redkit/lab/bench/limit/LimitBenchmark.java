@@ -80,7 +80,10 @@ public final class LimitBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit-gcra", "redisson", 64, 2.0), new Aim("redkit-gcra", "lettuce-evalsha", 64, 0.9));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit-gcra", "redisson", 64, 2.0),
+                new Aim("redkit-gcra", "lettuce-evalsha", 64, 0.9)));
+        aims.addAll(Aim.againstRaw("redkit-gcra", "lettuce-evalsha"));
+        return aims;
     }
 
     /** The hot key's allowed decisions against what each contender's limit permits, per caller count. */

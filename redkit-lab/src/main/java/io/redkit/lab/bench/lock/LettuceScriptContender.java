@@ -18,6 +18,7 @@ import io.redkit.lock.LockScripts;
  */
 final class LettuceScriptContender implements Contender {
 
+    static final String NAME = "lettuce-evalsha";
     private static final String TTL = Long.toString(LockBenchmark.TTL_MILLIS);
     private RedisClient client;
     private StatefulRedisConnection<String, String> connection;
@@ -25,7 +26,7 @@ final class LettuceScriptContender implements Contender {
 
     @Override
     public String name() {
-        return "lettuce-evalsha";
+        return NAME;
     }
 
     @Override

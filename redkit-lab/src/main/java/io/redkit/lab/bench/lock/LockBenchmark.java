@@ -1,5 +1,6 @@
 package io.redkit.lab.bench.lock;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,7 +68,10 @@ public final class LockBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "redisson", 64, 1.5), new Aim("redkit", CEILING, 64, 0.7));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "redisson", 64, 1.5),
+                new Aim("redkit", CEILING, 64, 0.7)));
+        aims.addAll(Aim.againstRaw("redkit", LettuceScriptContender.NAME));
+        return aims;
     }
 
     /** The lock name of one caller. */

@@ -22,7 +22,8 @@ import io.redkit.session.SessionStore;
 /**
  * {@code bench session}: what a request's session costs, load and touch of a random one of 10,000 live sessions,
  * through redkit's {@code SessionStore} (one EVALSHA) and Spring Session's {@code RedisSessionRepository} as Spring
- * Boot configures it (findById + save, as {@code SessionRepositoryFilter} does: four round trips). The ceiling is
+ * Boot configures it (findById + save, as {@code SessionRepositoryFilter} does: four round trips), and raw Lettuce
+ * sending redkit's EVALSHA itself ({@link LettuceTouchContender}). The ceiling is
  * {@code redis-benchmark} running redkit's touch script by EVALSHA on copies of a stored session.
  */
 public final class SessionBenchmark implements Benchmark {
@@ -41,12 +42,13 @@ public final class SessionBenchmark implements Benchmark {
                 + " live sessions (~150-byte data): redkit SessionStore.load (one EVALSHA: GET + PEXPIRE capped by"
                 + " the absolute lifetime, JSON decode) vs Spring Session " + springSessionVersion()
                 + " RedisSessionRepository as Spring Boot configures it (findById + save per request:"
-                + " HGETALL, EXISTS, HMSET, PEXPIREAT; JDK-serialized attributes)";
+                + " HGETALL, EXISTS, HMSET, PEXPIREAT; JDK-serialized attributes) vs raw Lettuce EVALSHA of redkit's"
+                + " touch script + Jackson decode of the payload";
     }
 
     @Override
     public List<Contender> contenders(String op) {
-        return List.of(new RedkitSessionContender(), new SpringSessionContender());
+        return List.of(new RedkitSessionContender(), new SpringSessionContender(), new LettuceTouchContender());
     }
 
     /**
@@ -85,7 +87,9 @@ public final class SessionBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "spring-session", 64, 2.0));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "spring-session", 64, 2.0)));
+        aims.addAll(Aim.againstRaw("redkit", LettuceTouchContender.NAME));
+        return aims;
     }
 
     static String ceilingKey(int i) {

@@ -1,5 +1,6 @@
 package io.redkit.lab.bench.stream;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -43,7 +44,10 @@ public final class StreamBenchmark implements Benchmark {
 
     @Override
     public List<Aim> aims() {
-        return List.of(new Aim("redkit", "spring", 1, 5.0), new Aim("redkit", "lettuce-raw", 1, 0.8));
+        List<Aim> aims = new ArrayList<>(List.of(new Aim("redkit", "spring", 1, 5.0),
+                new Aim("redkit", "lettuce-raw", 1, 0.8)));
+        aims.addAll(Aim.againstRaw("redkit", "lettuce-raw"));
+        return aims;
     }
 
     @Override
