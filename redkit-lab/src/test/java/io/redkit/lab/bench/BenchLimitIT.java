@@ -35,7 +35,8 @@ class BenchLimitIT {
 
         JsonNode json = new ObjectMapper().readTree(stdout.toString(StandardCharsets.UTF_8));
         assertThat(json.path("bench").asText()).isEqualTo("limit");
-        String[] contenders = {"redkit-gcra", "redkit-fixed", "bucket4j", "redisson", "lettuce-evalsha"};
+        String[] contenders = {"redkit-gcra", "redkit-fixed", "redkit-gcra-observed", "bucket4j", "redisson",
+                "lettuce-evalsha"};
         assertThat(json.path("rows").findValuesAsText("impl")).contains(contenders);
         assertThat(json.path("rows").findValuesAsText("op")).contains("hot-key", "10k-keys");
         for (JsonNode row : json.path("rows")) {

@@ -32,7 +32,7 @@ public final class LimitBenchmark implements Benchmark {
     public String description() {
         return "rate-limit decisions on one hot key (" + Scenario.HOT_KEY.perSecond() + "/s: most refused) and over "
                 + String.format(Locale.ROOT, "%,d", Scenario.SPREAD.subjects()) + " keys (" + Scenario.SPREAD.perSecond()
-                + "/s each): redkit GCRA and fixed window vs Bucket4j (Lettuce, compare-and-swap), Redisson"
+                + "/s each): redkit GCRA (also observed: a registry with a do-nothing handler) and fixed window vs Bucket4j (Lettuce, compare-and-swap), Redisson"
                 + " RRateLimiter and raw Lettuce EVALSHA of redkit's GCRA script; over-admission counted on the hot key";
     }
 
@@ -49,7 +49,8 @@ public final class LimitBenchmark implements Benchmark {
     public List<Contender> contenders(String op) {
         Scenario s = scenario(op);
         List<LimitContender> made = List.of(new RedkitLimitContender(s, true), new RedkitLimitContender(s, false),
-                new Bucket4jContender(s), new RedissonLimitContender(s), new LettuceGcraContender(s));
+                new RedkitLimitContender(s, true, true), new Bucket4jContender(s), new RedissonLimitContender(s),
+                new LettuceGcraContender(s));
         if (s.counted()) {
             counted.addAll(made);
         }

@@ -3,6 +3,7 @@ package io.redkit.lab.bench.limit;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.micrometer.observation.ObservationRegistry;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
 import io.redkit.lab.bench.BenchEnv;
@@ -22,23 +23,40 @@ import io.redkit.limit.UnavailablePolicy;
 final class RedkitLimitContender extends LimitContender {
 
     private final boolean gcra;
+    private final boolean observed;
     private Redkit redkit;
     private RateLimiter limiter;
 
     RedkitLimitContender(Scenario scenario, boolean gcra) {
+        this(scenario, gcra, false);
+    }
+
+    /**
+     * {@code observed}: with an {@code ObservationRegistry} whose one handler does nothing, so that each decision
+     * is a real observation (started, scoped, tagged, stopped) and the row shows what observing costs by itself,
+     * beside {@code redkit-gcra} without a registry.
+     */
+    RedkitLimitContender(Scenario scenario, boolean gcra, boolean observed) {
         super(scenario, gcra ? Rules.tokenBucket(scenario.perSecond(), scenario.perSecond())
                 : Rules.fixedSecond(scenario.perSecond()));
         this.gcra = gcra;
+        this.observed = observed;
     }
 
     @Override
     public String name() {
-        return gcra ? "redkit-gcra" : "redkit-fixed";
+        return (gcra ? "redkit-gcra" : "redkit-fixed") + (observed ? "-observed" : "");
     }
 
     @Override
     public void setup(BenchEnv env) {
-        redkit = Redkit.create(RedkitConfig.builder().url(env.url()).name("bench-" + name()).build());
+        RedkitConfig.Builder config = RedkitConfig.builder().url(env.url()).name("bench-" + name());
+        if (observed) {
+            ObservationRegistry registry = ObservationRegistry.create();
+            registry.observationConfig().observationHandler(context -> true);
+            config.observationRegistry(registry);
+        }
+        redkit = Redkit.create(config.build());
         Duration second = Duration.ofSeconds(1);
         Limit limit = gcra ? Limit.gcra(scenario.perSecond(), second)
                 : Limit.fixedWindow(scenario.perSecond(), second);
