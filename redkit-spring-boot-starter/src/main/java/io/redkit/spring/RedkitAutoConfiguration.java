@@ -27,12 +27,9 @@ import io.redkit.spring.internal.ApplicationJson;
  * class path: locks, caches (a Spring {@code CacheManager}), limiters, sessions and queues, with health
  * contributors when Spring Boot's health API is there.
  */
-// Each name in Boot 4's package, then Boot 3's: the ordering ignores a name that is not an auto-configuration here.
-@AutoConfiguration(afterName = {
-        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
-        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"},
-        beforeName = {"org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration",
-                "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration"})
+@AutoConfiguration(afterName = "org.springframework.boot.micrometer.metrics.autoconfigure."
+        + "CompositeMeterRegistryAutoConfiguration",
+        beforeName = "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration")
 @ConditionalOnClass(Redkit.class)
 @EnableConfigurationProperties(RedkitProperties.class)
 @Import({RedkitLockConfiguration.class, RedkitShedLockConfiguration.class, RedkitCacheConfiguration.class, RedkitLimitConfiguration.class,
