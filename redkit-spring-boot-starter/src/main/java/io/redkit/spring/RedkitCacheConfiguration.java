@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.cache.config.CacheManagementConfigUtils;
 import org.springframework.cache.interceptor.CacheInterceptor;
 import org.springframework.context.annotation.Bean;
@@ -16,12 +15,13 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 import io.redkit.Redkit;
 import io.redkit.cache.CacheAside;
 import io.redkit.json.Json;
-import io.redkit.spring.health.RedkitCacheHealthIndicator;
+import io.redkit.spring.health.RedkitHealthConfiguration;
 
 /**
  * The {@link RedkitCacheManager} when redkit-cache is on the class path, at least one cache is configured and the
@@ -29,6 +29,7 @@ import io.redkit.spring.health.RedkitCacheHealthIndicator;
  * is there.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(RedkitHealthConfiguration.Cache.class)
 @ConditionalOnClass({CacheAside.class, org.springframework.cache.CacheManager.class})
 @Conditional(RedkitCacheConfiguration.CachesConfigured.class)
 @ConditionalOnMissingBean(org.springframework.cache.CacheManager.class)
@@ -53,27 +54,6 @@ class RedkitCacheConfiguration {
                         + " until a @Configuration class has @EnableCaching");
             }
         };
-    }
-
-    /**
-     * The cache health contributor, {@code redkitCache}, when Spring Boot's health API is there; off with
-     * {@code management.health.redkit-cache.enabled=false}. Two levels, because the "enabled" condition's class is
-     * itself part of that API: the outer class keeps it from being read without it.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-    static class Health {
-
-        @Configuration(proxyBeanMethods = false)
-        @ConditionalOnEnabledHealthIndicator("redkit-cache")
-        static class Enabled {
-
-            @Bean
-            @ConditionalOnMissingBean(name = "redkitCacheHealthIndicator")
-            RedkitCacheHealthIndicator redkitCacheHealthIndicator(RedkitCacheManager caches) {
-                return new RedkitCacheHealthIndicator(caches);
-            }
-        }
     }
 
     /** Matches when {@code redkit.cache.caches} names at least one cache. */

@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.session.autoconfigure.SessionAutoConfiguration;
-import org.springframework.boot.session.data.redis.autoconfigure.SessionDataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.session.Session;
 import org.springframework.session.SessionRepository;
+import org.springframework.util.ClassUtils;
 
 import io.redkit.Redkit;
 import io.redkit.spring.Products.Catalog;
@@ -31,11 +28,27 @@ class CoexistenceIT {
     @RegisterExtension
     final RedisServerExtension redis = RedisServerExtension.standalone();
 
+    /**
+     * Spring Boot's Data Redis, cache and Spring Session auto-configuration, by name: Boot 4's (its own modules), or
+     * Boot 3's (spring-boot-autoconfigure), whichever this class path has, so that the test runs on both lines
+     * (redkit-spring-boot3-starter runs it on 3.5). A misspelt name shows as a missing bean below.
+     */
+    private static final String[] SPRING_BOOTS = {
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration",
+        "org.springframework.boot.session.autoconfigure.SessionAutoConfiguration",
+        "org.springframework.boot.session.data.redis.autoconfigure.SessionDataRedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+        "org.springframework.boot.autoconfigure.cache.CacheAutoConfiguration",
+        "org.springframework.boot.autoconfigure.session.SessionAutoConfiguration"};
+
     private WebApplicationContextRunner runner() {
+        ClassLoader loader = getClass().getClassLoader();
         return new WebApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(RedkitAutoConfiguration.class,
-                        DataRedisAutoConfiguration.class, CacheAutoConfiguration.class, SessionAutoConfiguration.class,
-                        SessionDataRedisAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(RedkitAutoConfiguration.class))
+                .withConfiguration(AutoConfigurations.of(java.util.Arrays.stream(SPRING_BOOTS)
+                        .filter(name -> ClassUtils.isPresent(name, loader))
+                        .map(name -> ClassUtils.resolveClassName(name, loader)).toArray(Class<?>[]::new)))
                 .withUserConfiguration(Products.App.class)
                 .withPropertyValues("spring.data.redis.url=" + redis.url());
     }

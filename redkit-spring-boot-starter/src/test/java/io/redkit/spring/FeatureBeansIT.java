@@ -11,7 +11,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.redkit.limit.Decision;
@@ -19,6 +18,7 @@ import io.redkit.session.Session;
 import io.redkit.session.SessionStore;
 import io.redkit.session.SessionStoreUnavailableException;
 import io.redkit.spring.health.RedkitSessionsHealthIndicator;
+import io.redkit.spring.internal.HealthReport;
 import io.redkit.stream.StreamQueue;
 import io.redkit.stream.Workers;
 import io.redkit.testing.RedisServerExtension;
@@ -46,18 +46,19 @@ class FeatureBeansIT {
     @Test
     void sessionsAreOutOfServiceWhileRedisIsDownAndUpAfter() {
         runner().withPropertyValues("redkit.session.idle-timeout=5m").run(context -> {
-            RedkitSessionsHealthIndicator health = context.getBean(RedkitSessionsHealthIndicator.class);
-            assertThat(health.health().getStatus()).isEqualTo(Status.UNKNOWN);
-            SessionStore<Account> store = context.getBean(RedkitSessions.class).store(Account.class);
+            assertThat(context).hasSingleBean(RedkitSessionsHealthIndicator.class);
+            RedkitSessions sessions = context.getBean(RedkitSessions.class);
+            assertThat(HealthReport.sessions(sessions).status()).isEqualTo("UNKNOWN");
+            SessionStore<Account> store = sessions.store(Account.class);
             assertThat(store.config().idleTimeout()).isEqualTo(Duration.ofMinutes(5));
             Session<Account> session = store.create("u1", new Account("ann"));
-            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(HealthReport.sessions(sessions).status()).isEqualTo("UP");
             redis.kill();
             assertThatThrownBy(() -> store.load(session.id())).isInstanceOf(SessionStoreUnavailableException.class);
-            assertThat(health.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
-            assertThat(health.health().getDetails()).containsKey("cause");
+            assertThat(HealthReport.sessions(sessions).status()).isEqualTo("OUT_OF_SERVICE");
+            assertThat(HealthReport.sessions(sessions).details()).containsKey("cause");
             redis.restart();
-            await().atMost(Duration.ofSeconds(15)).until(() -> health.health().getStatus().equals(Status.UP));
+            await().atMost(Duration.ofSeconds(15)).until(() -> HealthReport.sessions(sessions).status().equals("UP"));
         });
     }
 

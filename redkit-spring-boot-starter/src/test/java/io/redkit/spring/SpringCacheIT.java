@@ -16,7 +16,6 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache;
@@ -26,6 +25,7 @@ import io.redkit.cache.CacheAside;
 import io.redkit.spring.Products.Catalog;
 import io.redkit.spring.Products.Product;
 import io.redkit.spring.health.RedkitCacheHealthIndicator;
+import io.redkit.spring.internal.HealthReport;
 import io.redkit.testing.RedisServerExtension;
 
 /** {@code @Cacheable} over redkit-cache through the starter's CacheManager, against a real redis-server. */
@@ -235,16 +235,17 @@ class SpringCacheIT {
     void healthIsDegradedWhileRedisIsPausedAndUpAfter() {
         runner().run(context -> {
             Catalog catalog = context.getBean(Catalog.class);
-            RedkitCacheHealthIndicator health = context.getBean(RedkitCacheHealthIndicator.class);
-            assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+            assertThat(context).hasSingleBean(RedkitCacheHealthIndicator.class);
+            RedkitCacheManager caches = context.getBean(RedkitCacheManager.class);
+            assertThat(HealthReport.caches(caches).status()).isEqualTo("UP");
             redis.pause();
             for (long id = 100; id < 104; id++) {
                 assertThat(catalog.find(id)).isEqualTo(new Product(id, "product " + id));
             }
-            assertThat(health.health().getStatus()).isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
-            assertThat(health.health().getDetails()).containsKey("products");
+            assertThat(HealthReport.caches(caches).status()).isEqualTo(HealthReport.DEGRADED);
+            assertThat(HealthReport.caches(caches).details()).containsKey("products");
             redis.resume();
-            await().atMost(Duration.ofSeconds(10)).until(() -> health.health().getStatus().equals(Status.UP));
+            await().atMost(Duration.ofSeconds(10)).until(() -> HealthReport.caches(caches).status().equals("UP"));
         });
     }
 
@@ -252,14 +253,15 @@ class SpringCacheIT {
     void healthIsDegradedWhileRedisIsKilledAndReadsStillAnswer() {
         runner().run(context -> {
             Catalog catalog = context.getBean(Catalog.class);
-            RedkitCacheHealthIndicator health = context.getBean(RedkitCacheHealthIndicator.class);
+            assertThat(context).hasSingleBean(RedkitCacheHealthIndicator.class);
+            RedkitCacheManager caches = context.getBean(RedkitCacheManager.class);
             redis.kill();
             for (long id = 200; id < 204; id++) {
                 assertThat(catalog.find(id)).isEqualTo(new Product(id, "product " + id));
             }
-            assertThat(health.health().getStatus()).isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            assertThat(HealthReport.caches(caches).status()).isEqualTo(HealthReport.DEGRADED);
             redis.restart();
-            await().atMost(Duration.ofSeconds(15)).until(() -> health.health().getStatus().equals(Status.UP));
+            await().atMost(Duration.ofSeconds(15)).until(() -> HealthReport.caches(caches).status().equals("UP"));
         });
     }
 
@@ -271,11 +273,10 @@ class SpringCacheIT {
             for (long id = 300; id < 306; id++) {
                 assertThat(catalog.findNotSync(id)).isEqualTo(new Product(id, "product " + id));
             }
-            assertThat(context.getBean(RedkitCacheHealthIndicator.class).health().getStatus())
-                    .isEqualTo(RedkitCacheHealthIndicator.DEGRADED);
+            RedkitCacheManager caches = context.getBean(RedkitCacheManager.class);
+            assertThat(HealthReport.caches(caches).status()).isEqualTo(HealthReport.DEGRADED);
             redis.restart();
-            await().atMost(Duration.ofSeconds(15)).until(() -> context.getBean(RedkitCacheHealthIndicator.class)
-                    .health().getStatus().equals(Status.UP));
+            await().atMost(Duration.ofSeconds(15)).until(() -> HealthReport.caches(caches).status().equals("UP"));
             catalog.findNotSync(300);
             assertThat(redis.command("EXISTS", "cache.products:{300}")).isEqualTo(1L);
         });

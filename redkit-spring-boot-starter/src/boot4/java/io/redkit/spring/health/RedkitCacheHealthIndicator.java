@@ -1,14 +1,11 @@
 package io.redkit.spring.health;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
-import io.redkit.cache.CacheHealth;
 import io.redkit.spring.RedkitCacheManager;
+import io.redkit.spring.internal.HealthReport;
 
 /**
  * Health of the redkit caches: UP while they use Redis; {@link #DEGRADED} while a cache's breaker sends its reads to
@@ -22,7 +19,8 @@ public final class RedkitCacheHealthIndicator implements HealthIndicator {
      * Reads skip Redis and go to the source. The starter orders it between OUT_OF_SERVICE and UP
      * ({@link HealthStatusOrder}), so it outranks UP in the aggregate and HTTP still answers 200.
      */
-    public static final Status DEGRADED = new Status("DEGRADED", "reads go to the source while Redis is skipped");
+    public static final Status DEGRADED = new Status(HealthReport.DEGRADED,
+            "reads go to the source while Redis is skipped");
 
     private final RedkitCacheManager caches;
 
@@ -33,13 +31,12 @@ public final class RedkitCacheHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        boolean degraded = false;
-        Map<String, Object> details = new LinkedHashMap<>();
-        for (Map.Entry<String, CacheHealth> e : caches.health().entrySet()) {
-            CacheHealth h = e.getValue();
-            degraded |= !h.isHealthy();
-            details.put(e.getKey(), Map.of("status", h.status().name(), "breaker", h.breaker().name()));
-        }
-        return Health.status(degraded ? DEGRADED : Status.UP).withDetails(details).build();
+        return health(HealthReport.caches(caches));
+    }
+
+    /** {@code report} as this Boot line's {@link Health}. */
+    static Health health(HealthReport report) {
+        Status status = report.status().equals(HealthReport.DEGRADED) ? DEGRADED : new Status(report.status());
+        return Health.status(status).withDetails(report.details()).build();
     }
 }

@@ -1,14 +1,10 @@
 package io.redkit.spring.health;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 
 import io.redkit.spring.RedkitQueues;
-import io.redkit.stream.StreamQueue;
+import io.redkit.spring.internal.HealthReport;
 
 /**
  * Health of the queues' workers in this process: DOWN when a queue has workers started and none running (its
@@ -28,18 +24,6 @@ public final class RedkitQueuesHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        Status status = Status.UP;
-        Map<String, Object> details = new LinkedHashMap<>();
-        for (Map.Entry<String, StreamQueue<?>> q : queues.built().entrySet()) {
-            StreamQueue.WorkerCount count = q.getValue().workerCount();
-            details.put(q.getKey(), Map.of("workers", count.started(), "running", count.running(), "persistence",
-                    q.getValue().persistence().name()));
-            if (count.started() > 0 && count.running() == 0) {
-                status = Status.DOWN;
-            } else if (count.degraded() && status != Status.DOWN) {
-                status = RedkitCacheHealthIndicator.DEGRADED;
-            }
-        }
-        return Health.status(status).withDetails(details).build();
+        return RedkitCacheHealthIndicator.health(HealthReport.queues(queues));
     }
 }

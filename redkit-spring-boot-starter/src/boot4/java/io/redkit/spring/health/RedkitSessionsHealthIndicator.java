@@ -1,13 +1,10 @@
 package io.redkit.spring.health;
 
-import java.util.Optional;
-
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.boot.health.contributor.Status;
 
-import io.redkit.session.SessionHealth;
 import io.redkit.spring.RedkitSessions;
+import io.redkit.spring.internal.HealthReport;
 
 /**
  * Health of the session store: UP while it is READY; OUT_OF_SERVICE while it is NOT_READY, because sessions fail
@@ -25,14 +22,6 @@ public final class RedkitSessionsHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        Optional<SessionHealth> store = sessions.health();
-        if (store.isEmpty()) {
-            return Health.unknown().withDetail("store", "not built yet").build();
-        }
-        SessionHealth h = store.get();
-        Health.Builder health = Health.status(h.isReady() ? Status.UP : Status.OUT_OF_SERVICE)
-                .withDetail("namespace", sessions.config().namespace())
-                .withDetail("since", h.since().toString());
-        return h.cause() == null ? health.build() : health.withDetail("cause", h.cause()).build();
+        return RedkitCacheHealthIndicator.health(HealthReport.sessions(sessions));
     }
 }

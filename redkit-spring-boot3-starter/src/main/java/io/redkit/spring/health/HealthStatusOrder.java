@@ -1,11 +1,10 @@
 package io.redkit.spring.health;
 
-import java.util.Map;
-
-import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.env.EnvironmentPostProcessor;
 import org.springframework.core.env.ConfigurableEnvironment;
-import org.springframework.core.env.MapPropertySource;
+
+import io.redkit.spring.internal.HealthReport;
 
 /**
  * Gives {@code management.endpoint.health.status.order} a default that knows {@link
@@ -17,15 +16,12 @@ import org.springframework.core.env.MapPropertySource;
 public final class HealthStatusOrder implements EnvironmentPostProcessor {
 
     /** The property Spring Boot's health endpoint reads its order from. */
-    public static final String PROPERTY = "management.endpoint.health.status.order";
+    public static final String PROPERTY = HealthReport.STATUS_ORDER_PROPERTY;
     /** The order the starter sets when the application sets none. */
-    public static final String ORDER = "DOWN,OUT_OF_SERVICE,DEGRADED,UP,UNKNOWN";
+    public static final String ORDER = HealthReport.STATUS_ORDER;
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (!environment.containsProperty(PROPERTY)) {
-            environment.getPropertySources().addLast(new MapPropertySource("redkitHealthStatusOrder",
-                    Map.of(PROPERTY, ORDER)));
-        }
+        HealthReport.defaultStatusOrder(environment);
     }
 }
