@@ -17,7 +17,6 @@ import io.redkit.Outcome;
 import io.redkit.RedisOps;
 import io.redkit.RedisUnavailableException;
 import io.redkit.RedkitException;
-import io.redkit.ReplicaAck;
 import io.redkit.lock.Fencing;
 import io.redkit.lock.Lease;
 import io.redkit.lock.LeaseBounds;
@@ -216,43 +215,32 @@ final class DefaultLock implements Lock {
      * acquisition's token survives the failover too.
      */
     private void confirmReplicated(DedicatedConnection connection, String owner) {
-        long sentAt = runtime.clock().nanoTime();
-        ReplicaAck ack;
-        try {
-            ack = runtime.replicas().await(connection, key);
-        } catch (RedkitException e) {
-            meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, -1);
-            // The connection may be blocked in its WAIT; the SET has answered, so the shared connection's release
-            // comes after it. Released before the caller hears, as for a refusal by count.
-            giveBackNow(runtime.commands(), owner);
-            throw new LockNotReplicatedException(name, runtime.replicas().timeout(), e);
-        }
-        long waited = runtime.clock().nanoTime() - sentAt;
-        if (ack.confirmed()) {
-            boolean there;
-            try {
-                there = runtime.replicas().whereConfirmed(connection, key, bytes(owner));
-            } catch (RedkitException e) {
-                meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, waited);
-                giveBackNow(runtime.commands(), owner);
-                throw new LockNotReplicatedException(name, runtime.replicas().timeout(), e);
-            }
-            if (there) {
-                meters.replicasConfirmed(LockMetrics.ReplicaOp.ACQUIRE, waited);
+        ReplicaConfirmation.Confirmation confirmation = runtime.replicas().confirm(connection, key, bytes(owner),
+                LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.WAIT_FAILED, meters);
+        switch (confirmation.outcome()) {
+            case YES -> {
                 return;
             }
-            // Redirected: the lock is on another node, which no WAIT asked. Given back there (the shared connection
-            // follows the redirect), and refused.
-            meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.SLOT_MOVED, waited);
-            giveBackNow(runtime.commands(), owner);
-            throw new LockNotReplicatedException(name, runtime.replicas().timeout(), new RedisUnavailableException(
-                    "the slot of '" + key + "' moved while the lock was taken (MOVED/ASK): the replicas that confirmed"
-                            + " were not those of the node that took it", Outcome.NOT_EXECUTED, null));
+            case TOO_FEW_REPLICAS -> {
+                giveBackNow(connection.ops(), owner);
+                throw new LockNotReplicatedException(name, confirmation.ack().required(),
+                        confirmation.ack().acknowledged(), runtime.replicas().timeout());
+            }
+            case SLOT_MOVED -> {
+                // Redirected: the lock is on another node, which no WAIT asked. Given back there (the shared
+                // connection follows the redirect), and refused.
+                giveBackNow(runtime.commands(), owner);
+                throw new LockNotReplicatedException(name, runtime.replicas().timeout(), new RedisUnavailableException(
+                        "the slot of '" + key + "' moved while the lock was taken (MOVED/ASK): the replicas that"
+                                + " confirmed were not those of the node that took it", Outcome.NOT_EXECUTED, null));
+            }
+            default -> {
+                // The wait or the read-back failed. The connection may be blocked in its WAIT; the SET has answered,
+                // so the shared connection's release comes after it. Released before the caller hears.
+                giveBackNow(runtime.commands(), owner);
+                throw new LockNotReplicatedException(name, runtime.replicas().timeout(), confirmation.failure());
+            }
         }
-        meters.replicasRefused(LockMetrics.ReplicaOp.ACQUIRE, LockMetrics.RefusalCause.TOO_FEW_REPLICAS, waited);
-        giveBackNow(connection.ops(), owner);
-        throw new LockNotReplicatedException(name, ack.required(), ack.acknowledged(),
-                runtime.replicas().timeout());
     }
 
     /*

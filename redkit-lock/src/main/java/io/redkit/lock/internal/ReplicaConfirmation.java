@@ -104,33 +104,59 @@ final class ReplicaConfirmation {
             if (extended != 1) {
                 return Extension.REFUSED;
             }
-            long waitFrom = clock.nanoTime();
-            ReplicaAck ack;
-            try {
-                ack = await(connection, key);
-            } catch (RedkitException e) {
-                meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.WAIT_FAILED, -1);
-                return Extension.UNCONFIRMED;
-            }
-            if (ack.confirmed()) {
-                boolean there;
-                try {
-                    there = whereConfirmed(connection, key, owner);
-                } catch (RedkitException e) {
-                    there = false;
-                }
-                if (!there) {
-                    meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.SLOT_MOVED,
-                            clock.nanoTime() - waitFrom);
-                    return Extension.UNCONFIRMED;
-                }
-                meters.replicasConfirmed(LockMetrics.ReplicaOp.EXTEND, clock.nanoTime() - waitFrom);
-                return Extension.CONFIRMED;
-            }
-            meters.replicasRefused(LockMetrics.ReplicaOp.EXTEND, LockMetrics.RefusalCause.TOO_FEW_REPLICAS,
-                    clock.nanoTime() - waitFrom);
-            return Extension.UNCONFIRMED;
+            Confirmation confirmation = confirm(connection, key, owner, LockMetrics.ReplicaOp.EXTEND,
+                    LockMetrics.RefusalCause.SLOT_MOVED, meters);
+            return confirmation.outcome() == Confirmed.YES ? Extension.CONFIRMED : Extension.UNCONFIRMED;
         }
+    }
+
+    /**
+     * Waits for the replicas to have what {@code connection} wrote to {@code key} (as {@code owner}), then, on
+     * Cluster, reads it back where the wait went ({@link #whereConfirmed}); counts the outcome under {@code op}.
+     * A read-back that fails counts as {@code readBackFailed}: an acquisition has always counted it as a failed
+     * wait, an extension as a moved slot (one label for both would change a meter: a decision not taken here).
+     */
+    Confirmation confirm(DedicatedConnection connection, String key, byte[] owner, LockMetrics.ReplicaOp op,
+            LockMetrics.RefusalCause readBackFailed, LockMetrics.Meters meters) {
+        long waitFrom = clock.nanoTime();
+        ReplicaAck ack;
+        try {
+            ack = await(connection, key);
+        } catch (RedkitException e) {
+            meters.replicasRefused(op, LockMetrics.RefusalCause.WAIT_FAILED, -1);
+            return new Confirmation(Confirmed.WAIT_FAILED, null, e);
+        }
+        long waited = clock.nanoTime() - waitFrom;
+        if (!ack.confirmed()) {
+            meters.replicasRefused(op, LockMetrics.RefusalCause.TOO_FEW_REPLICAS, waited);
+            return new Confirmation(Confirmed.TOO_FEW_REPLICAS, ack, null);
+        }
+        boolean there;
+        try {
+            there = whereConfirmed(connection, key, owner);
+        } catch (RedkitException e) {
+            meters.replicasRefused(op, readBackFailed, waited);
+            return new Confirmation(readBackFailed == LockMetrics.RefusalCause.SLOT_MOVED ? Confirmed.SLOT_MOVED
+                    : Confirmed.WAIT_FAILED, ack, e);
+        }
+        if (!there) {
+            meters.replicasRefused(op, LockMetrics.RefusalCause.SLOT_MOVED, waited);
+            return new Confirmation(Confirmed.SLOT_MOVED, ack, null);
+        }
+        meters.replicasConfirmed(op, waited);
+        return new Confirmation(Confirmed.YES, ack, null);
+    }
+
+    /** What a confirmation came to. */
+    enum Confirmed {
+        YES, WAIT_FAILED, TOO_FEW_REPLICAS, SLOT_MOVED
+    }
+
+    /**
+     * A confirmation's outcome, the replicas' answer (null when the wait failed) and the failure (null unless the
+     * wait or the read-back failed).
+     */
+    record Confirmation(Confirmed outcome, ReplicaAck ack, RedkitException failure) {
     }
 
     /** What an extension came to: renewed and confirmed (or nothing had to confirm), refused, or unconfirmed. */
