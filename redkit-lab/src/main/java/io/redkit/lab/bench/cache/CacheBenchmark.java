@@ -59,7 +59,7 @@ public final class CacheBenchmark implements Benchmark {
     private static List<CacheContender> hitContenders() {
         return List.of(new RedkitContender(false), new LettuceJacksonContender(), new SpringContender(false),
                 new RedissonContender(), new RedkitContender(true),
-                new RedkitPlainJsonContender(true), new RedkitPlainJsonContender(false));
+                RedkitContender.plainJson(true), RedkitContender.plainJson(false));
     }
 
     /** Writes raw Lettuce's keys (the ceiling reads them too); the other contenders fill their own in setup. */

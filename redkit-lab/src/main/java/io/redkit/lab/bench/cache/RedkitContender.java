@@ -8,30 +8,52 @@ import java.util.Optional;
 import io.redkit.Redkit;
 import io.redkit.RedkitConfig;
 import io.redkit.cache.CacheAside;
+import io.redkit.cache.CacheFormat;
 import io.redkit.cache.RedisCache;
 import io.redkit.lab.bench.BenchEnv;
 
 /**
  * redkit's {@code CacheAside.get} with its defaults (JSON by Jackson in the versioned envelope, single-flight, fill
- * lease, breaker, XFetch), optionally with its Caffeine near cache; preloaded through its own loader.
+ * lease, breaker, XFetch), optionally with its Caffeine near cache; or with {@code format(PLAIN_JSON)} (issue 22
+ * point 9), where with XFetch on a hit is a GET and the key's PTTL pipelined behind it ({@code redkit-plain-pttl})
+ * and with XFetch off one GET ({@code redkit-plain-get}): against {@code redkit} they price the PTTL and the format.
+ * Preloaded through its own loader.
  */
 final class RedkitContender extends CacheContender implements BatchRead.Batched {
 
     private final boolean near;
+    private final CacheFormat format;
+    private final boolean xfetch;
     private Redkit redkit;
     private CacheAside<Integer, Product> cache;
 
     RedkitContender(boolean near) {
-        super(near ? "redkit-near" : "redkit");
+        this(near ? "redkit-near" : "redkit", near, CacheFormat.ENVELOPE, true);
+    }
+
+    private RedkitContender(String name, boolean near, CacheFormat format, boolean xfetch) {
+        super(name);
         this.near = near;
+        this.format = format;
+        this.xfetch = xfetch;
+    }
+
+    /** With {@code format(PLAIN_JSON)}, XFetch on (GET + PTTL) or off (one GET). */
+    static RedkitContender plainJson(boolean xfetch) {
+        return new RedkitContender(xfetch ? "redkit-plain-pttl" : "redkit-plain-get", false, CacheFormat.PLAIN_JSON,
+                xfetch);
     }
 
     @Override
     public void setup(BenchEnv env) {
         redkit = Redkit.create(RedkitConfig.builder().url(env.url()).name("bench-" + name()).build());
         RedisCache.Builder<Integer, Product> builder = RedisCache.<Integer, Product>builder(redkit)
-                .name(near ? "bench-product-near" : "bench-product").valueType(Product.class)
-                .ttl(Duration.ofHours(1)).loader(id -> Optional.of(source.load(id)));
+                .name(format == CacheFormat.ENVELOPE ? (near ? "bench-product-near" : "bench-product")
+                        : "bench-" + name())
+                .valueType(Product.class).ttl(Duration.ofHours(1)).loader(id -> Optional.of(source.load(id)));
+        if (format != CacheFormat.ENVELOPE) {
+            builder.format(format).earlyRefreshBeta(xfetch ? 1.0 : 0);
+        }
         if (near) {
             builder.nearCache(10_000, Duration.ofMinutes(1));
         }
