@@ -8,17 +8,16 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
+import io.redkit.testing.ObservationLog;
 import io.redkit.testing.RedisServerExtension;
 
 /**
@@ -33,7 +32,7 @@ class TracingIT {
     @Test
     void everyCommandIsObservedWithoutItsArguments() {
         ObservationRegistry registry = ObservationRegistry.create();
-        List<Observation.Context> stopped = stoppedContexts(registry);
+        ObservationLog log = ObservationLog.of(registry);
         String secretValue = "card-4111-1111";
         try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).name("orders")
                 .observationRegistry(registry).traceCommands(true).build())) {
@@ -41,8 +40,9 @@ class TracingIT {
             assertThat(redkit.commands().getString("trace:key")).contains(secretValue);
         }
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> tags(stopped).contains("SET") && tags(stopped).contains("GET"));
-        assertThat(tags(stopped)).doesNotContain(secretValue);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> tags(log.stopped()).contains("SET") && tags(log.stopped()).contains("GET"));
+        assertThat(tags(log.stopped())).doesNotContain(secretValue);
     }
 
     @Test
@@ -64,7 +64,7 @@ class TracingIT {
     @Test
     void anOperationIsObservedUnderTheCallersObservationWithItsOutcome() {
         TestObservationRegistry registry = TestObservationRegistry.create();
-        List<Observation.Context> stopped = stoppedContexts(registry);
+        ObservationLog log = ObservationLog.of(registry);
         Observation request = Observation.start("http.request", registry);
         try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(redis.server().url()).name("orders")
                 .observationRegistry(registry).build())) {
@@ -85,8 +85,8 @@ class TracingIT {
                 .forAllObservationsWithNameEqualTo("redkit.test.op", o -> o
                         .hasContextualNameEqualTo("test op").hasLowCardinalityKeyValue("client", "orders")
                         .hasLowCardinalityKeyValue("feature", "f1").hasParentObservationEqualTo(request));
-        assertThat(stopped).filteredOn(c -> c.getName().equals("redkit.test.op"))
-                .extracting(c -> c.getLowCardinalityKeyValue("outcome").getValue(),
+        assertThat(log.stopped("redkit.test.op"))
+                .extracting(c -> ObservationLog.low(c, "outcome"),
                         c -> c.getError() == null ? null : c.getError().getMessage())
                 .containsExactly(tuple("found", null), tuple("error", "source down"));
     }
@@ -98,23 +98,6 @@ class TracingIT {
             assertThat(new ObservedOperation(redkit, "redkit.test.op", "test op", KeyValues.empty()).active())
                     .isFalse();
         }
-    }
-
-    /** The contexts of the observations {@code registry} stops, in the order they stop. */
-    private static List<Observation.Context> stoppedContexts(ObservationRegistry registry) {
-        List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
-        registry.observationConfig().observationHandler(new ObservationHandler<>() {
-            @Override
-            public boolean supportsContext(Observation.Context context) {
-                return true;
-            }
-
-            @Override
-            public void onStop(Observation.Context context) {
-                stopped.add(context);
-            }
-        });
-        return stopped;
     }
 
     private static String tags(List<Observation.Context> contexts) {

@@ -8,20 +8,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.redkit.Redkit;
 import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.ObservationLog;
 import io.redkit.testing.RedisServer;
 
 /**
@@ -35,21 +33,10 @@ class CacheObservationIT extends CacheFixture {
     static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
 
     private final TestObservationRegistry registry = TestObservationRegistry.create();
-    private final List<Observation.Context> started = new CopyOnWriteArrayList<>();
+    private final ObservationLog log = ObservationLog.of(registry);
 
     CacheObservationIT() {
         super(redis);
-        registry.observationConfig().observationHandler(new ObservationHandler<>() {
-            @Override
-            public boolean supportsContext(Observation.Context context) {
-                return true;
-            }
-
-            @Override
-            public void onStart(Observation.Context context) {
-                started.add(context);
-            }
-        });
     }
 
     @Test
@@ -114,15 +101,14 @@ class CacheObservationIT extends CacheFixture {
     }
 
     private List<Observation.Context> gets() {
-        return named("redkit.cache.get");
+        return log.started("redkit.cache.get");
     }
 
     private List<Observation.Context> named(String observation) {
-        return started.stream().filter(c -> c.getName().equals(observation)).toList();
+        return log.started(observation);
     }
 
     private static String value(Observation.Context context, String key) {
-        KeyValue value = context.getLowCardinalityKeyValue(key);
-        return value == null ? null : value.getValue();
+        return ObservationLog.low(context, key);
     }
 }

@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
-import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.redkit.Redkit;
 import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.ObservationLog;
 import io.redkit.testing.RedisServer;
 
 /**
@@ -36,18 +33,7 @@ class StreamObservationIT extends StreamFixture {
     @Test
     void eachDeliveryIsObservedWithWhatBecameOfIt() {
         TestObservationRegistry registry = TestObservationRegistry.create();
-        List<Observation.Context> stopped = new CopyOnWriteArrayList<>();
-        registry.observationConfig().observationHandler(new ObservationHandler<>() {
-            @Override
-            public boolean supportsContext(Observation.Context context) {
-                return true;
-            }
-
-            @Override
-            public void onStop(Observation.Context context) {
-                stopped.add(context);
-            }
-        });
+        ObservationLog log = ObservationLog.of(registry);
         Redkit redkit = client(b -> b.name("jobs").observationRegistry(registry));
         StreamQueue<Job> queue = queue(redkit, b -> b.maxDeliveries(2));
         String good = queue.publish(new Job(1));
@@ -58,11 +44,10 @@ class StreamObservationIT extends StreamFixture {
                 throw new IllegalStateException("poison");
             }
         });
-        await().atMost(Duration.ofSeconds(20)).until(() -> stopped.stream()
-                .filter(c -> c.getName().equals("redkit.stream.handle")).count() == 3);
+        await().atMost(Duration.ofSeconds(20)).until(() -> log.stopped("redkit.stream.handle").size() == 3);
 
-        assertThat(stopped).filteredOn(c -> c.getName().equals("redkit.stream.handle"))
-                .extracting(c -> highValue(c, "entry"), c -> highValue(c, "delivery"), c -> value(c, "outcome"))
+        assertThat(log.stopped("redkit.stream.handle")).extracting(c -> ObservationLog.high(c, "entry"),
+                        c -> ObservationLog.high(c, "delivery"), c -> ObservationLog.low(c, "outcome"))
                 .containsExactlyInAnyOrder(tuple(good, "1", "acked"), tuple(poison, "1", "retry"),
                         tuple(poison, "2", "dead_letter"));
         TestObservationRegistryAssert.assertThat(registry)
@@ -71,15 +56,5 @@ class StreamObservationIT extends StreamFixture {
                         .hasLowCardinalityKeyValue("stream", name).doesNotHaveParentObservation())
                 .forAllObservationsWithNameEqualTo("app.work", o -> o.hasParentObservationContextMatching(
                         parent -> ((Observation.ContextView) parent).getName().equals("redkit.stream.handle")));
-    }
-
-    private static String value(Observation.Context context, String key) {
-        KeyValue value = context.getLowCardinalityKeyValue(key);
-        return value == null ? null : value.getValue();
-    }
-
-    private static String highValue(Observation.Context context, String key) {
-        KeyValue value = context.getHighCardinalityKeyValue(key);
-        return value == null ? null : value.getValue();
     }
 }
