@@ -28,6 +28,8 @@ public final class SessionId {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final byte[] VALUES = alphabet();
+    /* One per thread: a load digests the id of every request, and getInstance looks up and builds one each call. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(SessionId::newSha256);
 
     private final String value;
     // Computed on first use; a race computes the same string twice.
@@ -107,8 +109,13 @@ public final class SessionId {
     }
 
     private static byte[] sha256(String text) {
+        // digest() resets it, so the next id on this thread starts clean.
+        return SHA_256.get().digest(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private static MessageDigest newSha256() {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.US_ASCII));
+            return MessageDigest.getInstance("SHA-256");
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

@@ -3,6 +3,8 @@ package io.redkit.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
+import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
@@ -88,5 +90,29 @@ class SessionIdTest {
 
     private static String describe(String text) {
         return text == null ? "null" : text.length() > 50 ? text.length() + " characters" : "'" + text + "'";
+    }
+
+    @Test
+    void digestsWithOneDigestPerThreadNotOnePerId() throws Exception {
+        String value = SessionId.generate().value();
+        String expected = Base64.getUrlEncoder().withoutPadding()
+                .encodeToString(MessageDigest.getInstance("SHA-256").digest(value.getBytes("US-ASCII")));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long thread = Thread.currentThread().getId();
+        int ids = 20_000;
+        for (int i = 0; i < ids; i++) { // warm
+            SessionId.parse(value).digest();
+        }
+
+        long before = threads.getThreadAllocatedBytes(thread);
+        int same = 0;
+        for (int i = 0; i < ids; i++) {
+            same += SessionId.parse(value).digest().equals(expected) ? 1 : 0;
+        }
+        long perId = (threads.getThreadAllocatedBytes(thread) - before) / ids;
+
+        assertThat(same).isEqualTo(ids);
+        // The id, the bytes hashed, the hash and its text: 288 bytes; MessageDigest.getInstance per id made it 808.
+        assertThat(perId).as("bytes allocated per id digested").isLessThanOrEqualTo(480);
     }
 }

@@ -33,6 +33,8 @@ final class DefaultLock implements Lock {
     private static final KeyValue ACQUIRED = ObservedOperation.outcome("acquired");
     private static final KeyValue BUSY = ObservedOperation.outcome("busy");
 
+    private static final byte[] NO_WAIT = {'0'};
+
     private final LockRuntime runtime;
     private final ReleaseSignals signals;
     private final LockConfig config;
@@ -41,6 +43,8 @@ final class DefaultLock implements Lock {
     private final List<String> acquireKeys;
     private final Fencing fencing;
     private final LockMetrics.Meters meters;
+    /* The acquire's arguments that are the same on every call, as bytes once (bench lock: per-call strings). */
+    private final byte[] configuredTtl;
 
     DefaultLock(LockRuntime runtime, ReleaseSignals signals, LockMetrics.Meters meters, String name, String key,
             String waitingKey, String fenceKey, Fencing fencing) {
@@ -54,6 +58,7 @@ final class DefaultLock implements Lock {
                 : List.of(key, waitingKey);
         this.fencing = fencing;
         this.meters = meters;
+        this.configuredTtl = bytes(Long.toString(config.ttl().toMillis()));
     }
 
     @Override
@@ -182,15 +187,16 @@ final class DefaultLock implements Lock {
 
     /** The acquire script: taken with its fencing token (0 without), or busy with the holder's remaining TTL. */
     private Taken take(RedisOps redis, String owner, long waitMillis, Duration ttlOfLease) {
-        String ttl = Long.toString(ttlOfLease.toMillis());
-        String wait = Long.toString(waitMillis);
+        byte[] ttl = ttlOfLease.equals(config.ttl()) ? configuredTtl : bytes(Long.toString(ttlOfLease.toMillis()));
+        byte[] wait = waitMillis == 0 ? NO_WAIT : bytes(Long.toString(waitMillis));
+        byte[] ownerBytes = bytes(owner);
         try {
             if (fencing.mode() == Fencing.Mode.REDIS_COUNTER) {
-                List<Object> reply = redis.eval(LockScripts.FENCED_ACQUIRE, acquireKeys, owner, ttl, wait,
-                        Long.toString(config.fenceRetention().toMillis()));
+                List<Object> reply = redis.eval(LockScripts.FENCED_ACQUIRE, acquireKeys, ownerBytes, ttl, wait,
+                        bytes(Long.toString(config.fenceRetention().toMillis())));
                 return new Taken((Long) reply.get(0) == 1, (Long) reply.get(1));
             }
-            long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, owner, ttl, wait);
+            long reply = redis.eval(LockScripts.ACQUIRE, acquireKeys, ownerBytes, ttl, wait);
             return reply == 0 ? new Taken(true, 0) : new Taken(false, reply);
         } catch (RedkitException e) {
             if (e.outcome() == Outcome.UNKNOWN) {

@@ -1,10 +1,8 @@
 package io.redkit.session.internal;
 
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import java.util.function.BiPredicate;
 
 import io.redkit.session.SessionId;
 
@@ -79,7 +77,7 @@ final class Envelope {
         }
         Fields f = new Fields();
         try {
-            HeaderJson.read(bytes, newline, f);
+            HeaderJson.read(bytes, newline, Fields.NAMES, f);
         } catch (IllegalArgumentException e) {
             return Opened.CORRUPT;
         }
@@ -90,8 +88,7 @@ final class Envelope {
                 || f.uid == null) {
             return Opened.CORRUPT;
         }
-        if (!MessageDigest.isEqual(f.sid.getBytes(StandardCharsets.US_ASCII),
-                fingerprint(id).getBytes(StandardCharsets.US_ASCII))) {
+        if (!isFingerprintOf(f.sid, id)) {
             return Opened.CORRUPT;
         }
         if (f.dv > ourDataVersion) {
@@ -112,8 +109,28 @@ final class Envelope {
         return id.digest().substring(0, FINGERPRINT_CHARS);
     }
 
+    /**
+     * Whether {@code sid} is the fingerprint of {@code id}, compared in constant time as {@link MessageDigest#isEqual}
+     * does (a length apart answers at once), without building the fingerprint nor the bytes of either.
+     */
+    private static boolean isFingerprintOf(String sid, SessionId id) {
+        if (sid.length() != FINGERPRINT_CHARS) {
+            return false;
+        }
+        String digest = id.digest();
+        int difference = 0;
+        for (int i = 0; i < FINGERPRINT_CHARS; i++) {
+            difference |= sid.charAt(i) ^ digest.charAt(i);
+        }
+        return difference == 0;
+    }
+
     /** The header's fields as read; -1 or null where absent or of the wrong kind. */
-    private static final class Fields implements BiPredicate<String, Object> {
+    private static final class Fields implements HeaderJson.Fields {
+
+        /** The names this release knows: read without a string each. */
+        static final String[] NAMES = {"v", "exp", "rev", "iat", "dv", "sid", "uid"};
+
         int format = -1;
         long exp = -1;
         long iat = -1;
@@ -122,18 +139,26 @@ final class Envelope {
         String sid;
         String uid;
 
-        /** Takes one field; stops at a format above ours, whose other fields this release cannot know. */
         @Override
-        public boolean test(String name, Object value) {
-            long number = value instanceof Long l ? l : -1;
+        public boolean number(String name, long value) {
+            return take(name, value, null);
+        }
+
+        @Override
+        public boolean string(String name, String value) {
+            return take(name, -1, value);
+        }
+
+        /** Takes one field; stops at a format above ours, whose other fields this release cannot know. */
+        private boolean take(String name, long number, String text) {
             switch (name) {
                 case "v" -> format = number > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) number;
                 case "exp" -> exp = number;
                 case "iat" -> iat = number;
                 case "rev" -> rev = number;
                 case "dv" -> dv = number > Integer.MAX_VALUE ? -1 : (int) number;
-                case "sid" -> sid = value instanceof String t ? t : null;
-                case "uid" -> uid = value instanceof String t ? t : null;
+                case "sid" -> sid = text;
+                case "uid" -> uid = text;
                 default -> {
                     // a field of a later format: ignored
                 }

@@ -3,7 +3,6 @@ package io.redkit.session.internal;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-import java.util.function.BiPredicate;
 
 /**
  * The JSON of the envelope's header line: one flat object of integers and strings. Written by hand, not with
@@ -58,14 +57,23 @@ final class HeaderJson {
         out.write(':');
     }
 
+    /** Receives the header's fields as {@link #read} meets them; each returns false to stop reading there. */
+    interface Fields {
+
+        boolean number(String name, long value);
+
+        boolean string(String name, String value);
+    }
+
     /**
-     * Reads the object in {@code bytes[0, end)}, handing each field to {@code field} as a {@link Long} or a
-     * {@link String} (any other value: an {@link IllegalArgumentException}); {@code field} returns false to stop
-     * reading there (a newer format met). Anything but one flat object of such fields throws
-     * {@link IllegalArgumentException}.
+     * Reads the object in {@code bytes[0, end)}, handing each field to {@code fields} as a number or a string (any
+     * other value: an {@link IllegalArgumentException}); a callback that returns false stops reading there (a newer
+     * format met). Anything but one flat object of such fields throws {@link IllegalArgumentException}. Reads the
+     * bytes in place: a load reads a header per call, so it makes no copy of it, no box per number and no string
+     * for a field name it knows ({@code known}).
      */
-    static void read(byte[] bytes, int end, BiPredicate<String, Object> field) {
-        Reader r = new Reader(new String(bytes, 0, end, StandardCharsets.UTF_8));
+    static void read(byte[] bytes, int end, String[] known, Fields fields) {
+        Reader r = new Reader(bytes, end);
         r.expect('{');
         if (r.peek() == '}') {
             r.pos++;
@@ -73,10 +81,10 @@ final class HeaderJson {
             return;
         }
         while (true) {
-            String name = r.string();
+            String name = r.string(known);
             r.expect(':');
-            Object value = r.peek() == '"' ? r.string() : r.integer();
-            if (!field.test(name, value)) {
+            boolean more = r.peek() == '"' ? fields.string(name, r.string(null)) : fields.number(name, r.integer());
+            if (!more) {
                 return;
             }
             char next = r.next();
@@ -90,21 +98,24 @@ final class HeaderJson {
         }
     }
 
+    /** Over {@code bytes[0, end)}: the structure is ASCII; a string's other bytes are UTF-8, decoded as such. */
     private static final class Reader {
 
-        private final String text;
+        private final byte[] bytes;
+        private final int end;
         private int pos;
 
-        Reader(String text) {
-            this.text = text;
+        Reader(byte[] bytes, int end) {
+            this.bytes = bytes;
+            this.end = end;
         }
 
         char peek() {
             skipSpace();
-            if (pos >= text.length()) {
+            if (pos >= end) {
                 throw new IllegalArgumentException("unexpected end");
             }
-            return text.charAt(pos);
+            return (char) (bytes[pos] & 0xff);
         }
 
         char next() {
@@ -121,66 +132,130 @@ final class HeaderJson {
 
         void end() {
             skipSpace();
-            if (pos != text.length()) {
+            if (pos != end) {
                 throw new IllegalArgumentException("text after the object at " + pos);
             }
         }
 
-        Long integer() {
-            int start = pos;
-            if (pos < text.length() && text.charAt(pos) == '-') {
+        /** An optional minus and ASCII digits, in range of a long; a float, a literal or anything else refused. */
+        long integer() {
+            boolean negative = pos < end && bytes[pos] == '-';
+            if (negative) {
                 pos++;
             }
-            while (pos < text.length() && Character.isDigit(text.charAt(pos)) && text.charAt(pos) < 128) {
-                pos++;
+            int digits = pos;
+            long value = 0;
+            try {
+                // Summed negative, as Long.parseLong does, so that Long.MIN_VALUE is in range.
+                while (pos < end && bytes[pos] >= '0' && bytes[pos] <= '9') {
+                    value = Math.subtractExact(Math.multiplyExact(value, 10), bytes[pos] - '0');
+                    pos++;
+                }
+                if (pos == digits) {
+                    throw new IllegalArgumentException("expected a number at " + digits);
+                }
+                return negative ? value : Math.negateExact(value);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("number out of range at " + digits, e);
             }
-            // A float, a literal, an array or an object is not a value this header holds; parseLong refuses it.
-            return Long.parseLong(text.substring(start, pos));
         }
 
-        String string() {
+        /** A string; one of {@code known} (may be null) instead of a new one when it spells it without escapes. */
+        String string(String[] known) {
             expect('"');
-            StringBuilder out = new StringBuilder();
+            int from = pos;
+            while (plain()) {
+                pos++;
+            }
+            if (pos < end && bytes[pos] == '"') {
+                pos++;
+                return knownOr(known, from, pos - 1);
+            }
+            StringBuilder out = new StringBuilder(new String(bytes, from, pos - from, StandardCharsets.UTF_8));
             while (true) {
-                if (pos >= text.length()) {
+                if (pos >= end) {
                     throw new IllegalArgumentException("unterminated string");
                 }
-                char c = text.charAt(pos++);
+                int run = pos;
+                while (plain()) {
+                    pos++;
+                }
+                out.append(new String(bytes, run, pos - run, StandardCharsets.UTF_8));
+                if (pos >= end) {
+                    throw new IllegalArgumentException("unterminated string");
+                }
+                byte c = bytes[pos++];
                 if (c == '"') {
                     return out.toString();
                 }
-                if (c < 0x20) {
+                if (c != '\\') {
                     throw new IllegalArgumentException("control character in a string at " + (pos - 1));
                 }
-                if (c != '\\') {
-                    out.append(c);
-                    continue;
-                }
-                if (pos >= text.length()) {
-                    throw new IllegalArgumentException("unterminated escape");
-                }
-                char e = text.charAt(pos++);
-                switch (e) {
-                    case '"', '\\', '/' -> out.append(e);
-                    case 'n' -> out.append('\n');
-                    case 'r' -> out.append('\r');
-                    case 't' -> out.append('\t');
-                    case 'b' -> out.append('\b');
-                    case 'f' -> out.append('\f');
-                    case 'u' -> {
-                        if (pos + 4 > text.length()) {
-                            throw new IllegalArgumentException("short \\u escape");
-                        }
-                        out.append((char) HexFormat.fromHexDigits(text, pos, pos + 4));
-                        pos += 4;
-                    }
-                    default -> throw new IllegalArgumentException("bad escape \\" + e);
-                }
+                escape(out);
             }
         }
 
+        private void escape(StringBuilder out) {
+            if (pos >= end) {
+                throw new IllegalArgumentException("unterminated escape");
+            }
+            char e = (char) (bytes[pos++] & 0xff);
+            switch (e) {
+                case '"', '\\', '/' -> out.append(e);
+                case 'n' -> out.append('\n');
+                case 'r' -> out.append('\r');
+                case 't' -> out.append('\t');
+                case 'b' -> out.append('\b');
+                case 'f' -> out.append('\f');
+                case 'u' -> {
+                    if (pos + 4 > end) {
+                        throw new IllegalArgumentException("short \\u escape");
+                    }
+                    int c = 0;
+                    for (int i = 0; i < 4; i++) {
+                        int digit = bytes[pos + i] & 0xff;
+                        if (!HexFormat.isHexDigit(digit)) {
+                            throw new IllegalArgumentException("bad \\u escape at " + pos);
+                        }
+                        c = (c << 4) | HexFormat.fromHexDigit(digit);
+                    }
+                    out.append((char) c);
+                    pos += 4;
+                }
+                default -> throw new IllegalArgumentException("bad escape \\" + e);
+            }
+        }
+
+        /** Whether the byte at {@code pos} is a string's own: not its end, an escape or a control character. */
+        private boolean plain() {
+            return pos < end && bytes[pos] != '"' && bytes[pos] != '\\' && (bytes[pos] & 0xff) >= 0x20;
+        }
+
+        private String knownOr(String[] known, int from, int to) {
+            if (known != null) {
+                for (String k : known) {
+                    if (spells(k, from, to)) {
+                        return k;
+                    }
+                }
+            }
+            return new String(bytes, from, to - from, StandardCharsets.UTF_8);
+        }
+
+        private boolean spells(String k, int from, int to) {
+            if (k.length() != to - from) {
+                return false;
+            }
+            for (int i = 0; i < k.length(); i++) {
+                if (bytes[from + i] != k.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         private void skipSpace() {
-            while (pos < text.length() && " \t\r".indexOf(text.charAt(pos)) >= 0) {
+            while (pos < end && (bytes[pos] == ' ' || bytes[pos] == '\t' || bytes[pos] == '\r')) {
                 pos++;
             }
         }
