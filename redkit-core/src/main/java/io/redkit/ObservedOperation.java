@@ -66,14 +66,10 @@ public final class ObservedOperation {
      * exception when it threw.
      */
     public <T, E extends Exception> T observe(Work<T, E> work, Function<? super T, KeyValue> outcome) throws E {
-        Observation observation = Observation.createNotStarted(name, registry).contextualName(contextualName)
-                .lowCardinalityKeyValues(tags).start();
+        Observation observation = start();
         try (Observation.Scope ignored = observation.openScope()) {
             T result = work.run(observation);
-            KeyValue value = outcome.apply(result);
-            if (value != null) {
-                observation.lowCardinalityKeyValue(value);
-            }
+            tagOutcome(observation, outcome.apply(result));
             return result;
         } catch (Throwable t) {
             observation.lowCardinalityKeyValue(ERROR).error(t);
@@ -86,12 +82,12 @@ public final class ObservedOperation {
     /**
      * Starts {@code work} observed, in scope while it starts (so the commands it sends are observed beneath it),
      * and stops the observation when the future it returns completes, with the outcome {@code outcome} gives for
-     * its value, or {@code error} when it failed. The caller's future completes after the observation stopped.
+     * its value (when that gives {@code null}, the one {@code work} set), or {@code error} when it failed. The
+     * caller's future completes after the observation stopped.
      */
     public <T> CompletableFuture<T> observeAsync(Function<Observation, CompletableFuture<T>> work,
             Function<? super T, KeyValue> outcome) {
-        Observation observation = Observation.createNotStarted(name, registry).contextualName(contextualName)
-                .lowCardinalityKeyValues(tags).start();
+        Observation observation = start();
         CompletableFuture<T> started;
         try (Observation.Scope ignored = observation.openScope()) {
             started = work.apply(observation);
@@ -105,10 +101,22 @@ public final class ObservedOperation {
                 observation.lowCardinalityKeyValue(ERROR).error(failure instanceof CompletionException
                         && failure.getCause() != null ? failure.getCause() : failure);
             } else {
-                observation.lowCardinalityKeyValue(outcome.apply(value));
+                tagOutcome(observation, outcome.apply(value));
             }
             observation.stop();
         });
+    }
+
+    private Observation start() {
+        return Observation.createNotStarted(name, registry).contextualName(contextualName)
+                .lowCardinalityKeyValues(tags).start();
+    }
+
+    /** The outcome for the result, unless it is null: then the one the operation set on the observation stands. */
+    private static void tagOutcome(Observation observation, KeyValue outcome) {
+        if (outcome != null) {
+            observation.lowCardinalityKeyValue(outcome);
+        }
     }
 
     /** An operation given the observation it runs under, to add key values only it knows. */
