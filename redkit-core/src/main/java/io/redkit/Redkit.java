@@ -1,6 +1,7 @@
 package io.redkit;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -10,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -32,6 +34,7 @@ import io.redkit.internal.PubSubSeam;
 import io.redkit.internal.Lifecycle;
 import io.redkit.internal.RedkitMetrics;
 import io.redkit.internal.ReplicaReads;
+import io.redkit.internal.TrackedConnection;
 import io.redkit.internal.WheelTimer;
 
 /**
@@ -189,6 +192,36 @@ public final class Redkit implements AutoCloseable {
             }
             return replicaReads;
         }
+    }
+
+    /**
+     * Reads on a new connection the server tracks ({@code CLIENT TRACKING}, RESP3), for a near cache that the server
+     * itself invalidates: a write by any client, an expiry, an eviction or a flush reaches {@code listener}. With no
+     * {@code broadcastPrefixes} the server remembers each key read there (its tracking table, bounded by
+     * {@code tracking-table-max-keys}); with some, it tracks nothing per reader and announces every change of a key
+     * starting with one of them ({@code BCAST}). On standalone and Sentinel (the connection follows the master
+     * through a failover and turns tracking on again); the caller closes it.
+     *
+     * @throws TrackingRefusedException when the server refuses tracking (its answer in the message), or on Cluster,
+     *     where tracked reads are not offered yet
+     * @throws RedisUnavailableException when no connection can be opened
+     */
+    public TrackedReads trackedReads(List<String> broadcastPrefixes, InvalidationListener listener) {
+        List<String> prefixes = List.copyOf(Objects.requireNonNull(broadcastPrefixes, "broadcastPrefixes"));
+        Objects.requireNonNull(listener, "listener");
+        if (closed.get()) {
+            throw new RedisUnavailableException("redkit '" + config.name() + "' is closed; not executed",
+                    Outcome.NOT_EXECUTED, null);
+        }
+        if (config.topology() == Topology.CLUSTER) {
+            throw new TrackingRefusedException("tracked reads are not offered on Cluster yet (each node's connection"
+                    + " needs tracking of its own)", null);
+        }
+        StatefulConnection<String, byte[]> connection = connecting("tracked reads", connector::connect);
+        return TrackedConnection.open((StatefulRedisConnection<String, byte[]>) connection,
+                c -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(c), config.requestProfile(),
+                        requestExecutor.metrics(), timer.netty(), lifecycle, () -> { })),
+                prefixes, listener, config.connectTimeout());
     }
 
     /**

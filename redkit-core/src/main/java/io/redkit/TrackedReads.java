@@ -1,0 +1,33 @@
+package io.redkit;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Reads on a connection whose keys the server tracks ({@code CLIENT TRACKING}): after a GET or MGET of a key on
+ * it, a change of that key by any client, its expiry or eviction, reaches the {@link InvalidationListener} as a
+ * RESP3 push on the same connection. Opened with {@link Redkit#trackedReads}; a near cache keeps only what it read
+ * here.
+ *
+ * <p>The server sends an invalidation at most once per read: after it, the key is no longer tracked until it is
+ * read here again. A push and the replies on this connection arrive in the order the server wrote them, so an
+ * invalidation for a write made after a read arrives after that read's reply.
+ */
+public interface TrackedReads extends RedisReads, AutoCloseable {
+
+    /**
+     * Whether tracking is on for the current connection: confirmed by the server since the last connect. While it is
+     * not, what is read here is not tracked and must not be kept.
+     */
+    boolean tracking();
+
+    /**
+     * Completes once every invalidation the server sent this connection before the call has reached the listener
+     * (a PING on the same connection: its reply follows them). After a write by another client has returned, this
+     * is the moment from which no copy of the old value survives; fails when the connection is down.
+     */
+    CompletableFuture<Void> invalidationsDelivered();
+
+    /** Closes the connection; the server forgets what it tracked for it. */
+    @Override
+    void close();
+}
