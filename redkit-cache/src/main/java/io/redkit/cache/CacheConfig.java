@@ -48,6 +48,8 @@ public final class CacheConfig<K, V> {
     public static final long DEFAULT_NEAR_CACHE_SIZE = 0;
     /** A near-cache entry lives this long at most, even when an invalidation message is lost. */
     public static final Duration DEFAULT_NEAR_CACHE_TTL = Duration.ofSeconds(2);
+    /** The server invalidates the near cache; redkit's channel where the server refuses tracking. */
+    public static final NearCacheInvalidation DEFAULT_NEAR_CACHE_INVALIDATION = NearCacheInvalidation.TRACKING;
     /** redkit's versioned envelope; {@link CacheFormat#PLAIN_JSON} is for a cache shared with another language. */
     public static final CacheFormat DEFAULT_FORMAT = CacheFormat.ENVELOPE;
     /** Payloads above this many bytes are deflated (never in {@link CacheFormat#PLAIN_JSON}). */
@@ -76,6 +78,7 @@ public final class CacheConfig<K, V> {
     private final boolean retryFailedInvalidations;
     private final long nearCacheSize;
     private final Duration nearCacheTtl;
+    private final NearCacheInvalidation nearCacheInvalidation;
 
     private final int compressAbove;
     private final int maxValueBytes;
@@ -112,6 +115,7 @@ public final class CacheConfig<K, V> {
         this.retryFailedInvalidations = b.retryFailedInvalidations;
         this.nearCacheSize = b.nearCacheSize;
         this.nearCacheTtl = b.nearCacheTtl;
+        this.nearCacheInvalidation = b.nearCacheInvalidation;
         this.compressAbove = b.compressAbove;
         this.maxValueBytes = b.maxValueBytes;
         this.largeValuePolicy = b.largeValuePolicy;
@@ -181,6 +185,9 @@ public final class CacheConfig<K, V> {
     /** The near cache's TTL. */
     public Duration nearCacheTtl() { return nearCacheTtl; }
 
+    /** How the near cache is told of stale copies (asked for; the server may refuse tracking). */
+    public NearCacheInvalidation nearCacheInvalidation() { return nearCacheInvalidation; }
+
     /** The compression threshold in bytes; {@link Integer#MAX_VALUE} (never) in {@link CacheFormat#PLAIN_JSON}. */
     public int compressAbove() { return format == CacheFormat.PLAIN_JSON ? Integer.MAX_VALUE : compressAbove; }
 
@@ -196,7 +203,7 @@ public final class CacheConfig<K, V> {
     @Override
     public String toString() {
         return "CacheConfig[" + name + ", " + keySchema + ", ttl=" + ttl + ", jitter=" + ttlJitter + ", negativeTtl="
-                + negativeTtl + ", v" + schemaVersion + ", " + format + ", near=" + nearCacheSize + ", readFrom="
-                + readFrom + "]";
+                + negativeTtl + ", v" + schemaVersion + ", " + format + ", near=" + nearCacheSize
+                + (nearCacheSize > 0 ? "/" + nearCacheInvalidation : "") + ", readFrom=" + readFrom + "]";
     }
 }

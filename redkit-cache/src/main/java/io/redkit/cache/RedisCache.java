@@ -59,6 +59,7 @@ public final class RedisCache {
         boolean retryFailedInvalidations = CacheConfig.DEFAULT_RETRY_FAILED_INVALIDATIONS;
         long nearCacheSize = CacheConfig.DEFAULT_NEAR_CACHE_SIZE;
         Duration nearCacheTtl = CacheConfig.DEFAULT_NEAR_CACHE_TTL;
+        NearCacheInvalidation nearCacheInvalidation = CacheConfig.DEFAULT_NEAR_CACHE_INVALIDATION;
         int compressAbove = CacheConfig.DEFAULT_COMPRESS_ABOVE;
         boolean compressAboveSet;
         int maxValueBytes = CacheConfig.DEFAULT_MAX_VALUE_BYTES;
@@ -226,6 +227,17 @@ public final class RedisCache {
             }
             this.nearCacheTtl = within("nearCache ttl", ttl, Duration.ofMillis(1), Duration.ofMinutes(10));
             this.nearCacheSize = size;
+            return this;
+        }
+
+        /**
+         * How the near cache hears of stale copies: {@link NearCacheInvalidation#TRACKING} (the default: the server
+         * tells it of every change, by any client), {@link NearCacheInvalidation#TRACKING_BCAST} or
+         * {@link NearCacheInvalidation#PUBSUB}. When the server refuses tracking, or on Cluster, or with replica
+         * reads, the cache falls back to PUBSUB and says so in its log.
+         */
+        public Builder<K, V> nearCacheInvalidation(NearCacheInvalidation mode) {
+            this.nearCacheInvalidation = Objects.requireNonNull(mode, "mode");
             return this;
         }
 

@@ -333,8 +333,10 @@ abstract class CacheContract extends CacheFixture {
 
     @Test
     void nearCacheSeesAnotherInstancesInvalidation() {
-        CacheAside<String, String> a = cache(redkit(), b -> b.nearCache(1000, Duration.ofMinutes(5)));
-        CacheAside<String, String> b = cache(redkit(), c -> c.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> a = cache(redkit(), b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
+        CacheAside<String, String> b = cache(redkit(), c -> c.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         source.rows.put("n", "v1");
         assertThat(a.get("n")).contains("v1");
         assertThat(a.get("n")).contains("v1");
@@ -348,7 +350,8 @@ abstract class CacheContract extends CacheFixture {
     @Test
     void nearCacheIsFlushedOnReconnectBecauseInvalidationsMayHaveBeenMissed() {
         Redkit redkit = redkit();
-        CacheAside<String, String> a = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> a = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         source.rows.put("m", "v1");
         assertThat(a.get("m")).contains("v1");
         source.rows.put("m", "v2");
@@ -368,7 +371,8 @@ abstract class CacheContract extends CacheFixture {
     @Test
     void gapInInvalidationSequenceFlushesTheNearCache() {
         Redkit redkit = redkit();
-        CacheAside<String, String> a = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> a = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         source.rows.put("g", "v1");
         assertThat(a.get("g")).contains("v1");
         source.rows.put("g", "v2");

@@ -263,7 +263,8 @@ abstract class CacheFaultsContract extends CacheFixture {
     @Test
     void nearCacheDropsItsCopyEvenWhenTheUnlinkFails() {
         Redkit redkit = redkit();
-        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         source.rows.put("u", "v1");
         assertThat(cache.get("u")).contains("v1");
         assertThat(cache.get("u")).contains("v1");
@@ -283,7 +284,8 @@ abstract class CacheFaultsContract extends CacheFixture {
     @Test
     void sequenceGapAcrossAReconnectStillFlushesTheNearCache() {
         Redkit redkit = redkit();
-        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         DefaultCacheAside<String, String> inner = (DefaultCacheAside<String, String>) cache;
         String channel = "redkit.cache.invalidations:cache." + name;
         redkit.commands().publish(channel, "1 peer 1\nunrelated".getBytes(StandardCharsets.UTF_8));
@@ -301,8 +303,10 @@ abstract class CacheFaultsContract extends CacheFixture {
 
     @Test
     void concurrentInvalidationsFromOneInstanceCauseNoGapFlushesElsewhere() throws Exception {
-        CacheAside<String, String> a = cache(redkit(), b -> b.nearCache(1000, Duration.ofMinutes(5)));
-        CacheAside<String, String> b = cache(redkit(), c -> c.nearCache(1000, Duration.ofMinutes(5)));
+        CacheAside<String, String> a = cache(redkit(), b -> b.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
+        CacheAside<String, String> b = cache(redkit(), c -> c.nearCache(1000, Duration.ofMinutes(5))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         DefaultCacheAside<String, String> watcher = (DefaultCacheAside<String, String>) a;
         source.rows.put("seen", "v");
         source.rows.put("last", "v");

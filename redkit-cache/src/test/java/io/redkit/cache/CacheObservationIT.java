@@ -42,7 +42,8 @@ class CacheObservationIT extends CacheFixture {
     @Test
     void readsAreObservedWithTheirOutcomeAndTheLoadBeneathTheReadThatRanIt() {
         Redkit redkit = redkit(b -> b.name("shop").observationRegistry(registry));
-        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(100, Duration.ofMinutes(1)));
+        CacheAside<String, String> cache = cache(redkit, b -> b.nearCache(100, Duration.ofMinutes(1))
+                .nearCacheInvalidation(NearCacheInvalidation.PUBSUB));
         source.rows.put("a", "1");
         source.rows.put("b", "2");
         Observation request = Observation.start("http.request", registry);

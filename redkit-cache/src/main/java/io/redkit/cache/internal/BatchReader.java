@@ -166,7 +166,7 @@ final class BatchReader<K, V> {
                 flights.finish(k, f, fill.value(), null);
                 answers.put(k, fill.value());
                 if (fill.inRedis()) {
-                    near.put(k, fill.value(), epoch);
+                    near.putLoaded(k, fill.value(), epoch);
                 }
             });
         }

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,9 +19,9 @@ import io.redkit.cache.CacheStats;
  * {@code .misses}, {@code .near.hits}, {@code .loads}, {@code .load.time}, {@code .errors{kind=redis|decode|version|wrongtype}},
  * {@code .early.refreshes}, {@code .stale.fills.prevented}, {@code .fill.waits}, {@code .large{action}},
  * {@code .invalidations.retried}, {@code .invalidations.given.up} (should stay 0), {@code .invalidations.unconfirmed},
- * {@code .invalidations.overflowed},
+ * {@code .invalidations.overflowed}, {@code .near.invalidations}, {@code .near.resets},
  * the timer {@code .invalidation.pending.time} (how long each key stayed pending: its max is the longest), and the
- * gauges {@code .breaker.state} (0 closed, 1 half-open, 2 open) and {@code .invalidations.pending}.
+ * gauges {@code .breaker.state} (0 closed, 1 half-open, 2 open), {@code .invalidations.pending} and {@code .near.size}.
  */
 final class CacheMetrics implements AutoCloseable {
 
@@ -105,6 +106,18 @@ final class CacheMetrics implements AutoCloseable {
 
     void breakerGauge(Supplier<Number> state) {
         keep(Gauge.builder("redkit.cache.breaker.state", state).description("0 closed, 1 half-open, 2 open")
+                .tags(tags).register(registry));
+    }
+
+    /** The near cache's size and what reached it from elsewhere; without a near cache they stay 0. */
+    void nearMeters(Supplier<Number> size, Supplier<Number> invalidations, Supplier<Number> resets) {
+        keep(Gauge.builder("redkit.cache.near.size", size).description("entries in the near cache").tags(tags)
+                .register(registry));
+        keep(FunctionCounter.builder("redkit.cache.near.invalidations", invalidations, n -> n.get().doubleValue())
+                .description("keys invalidated in the near cache by the server or by other instances").tags(tags)
+                .register(registry));
+        keep(FunctionCounter.builder("redkit.cache.near.resets", resets, n -> n.get().doubleValue())
+                .description("times the near cache was emptied (a drop, a flush, a gap, tracking turned on again)")
                 .tags(tags).register(registry));
     }
 

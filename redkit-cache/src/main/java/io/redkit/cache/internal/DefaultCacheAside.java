@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -36,6 +37,7 @@ import io.redkit.cache.CacheAside;
 import io.redkit.cache.CacheConfig;
 import io.redkit.cache.CacheHealth;
 import io.redkit.cache.CacheStats;
+import io.redkit.cache.NearCacheInvalidation;
 
 /**
  * The cache-aside read path: near cache, one GET, decode; on a miss one load per key in this instance
@@ -76,9 +78,18 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     public DefaultCacheAside(Redkit redkit, CacheConfig<K, V> config) {
         this.config = config;
         redkit.scripts().register(Filler.SCRIPTS);
-        // Replica reads may have to connect; that can fail, so before any meter is registered.
-        RedisReads reads = redkit.reads(config.readFrom());
-        this.metrics = new CacheMetrics(redkit.meters(), redkit.config().name(), config.name());
+        // A tracking near cache opens its own connection; the cache reads there, or nothing it keeps is watched.
+        this.near = openNear(redkit, config);
+        RedisReads reads;
+        try {
+            // Replica reads may have to connect; that can fail, so before any meter is registered.
+            reads = near instanceof TrackingNearCache<V> tracking ? tracking.reads() : redkit.reads(config.readFrom());
+            this.metrics = new CacheMetrics(redkit.meters(), redkit.config().name(), config.name());
+        } catch (RuntimeException e) {
+            near.close();
+            throw e;
+        }
+        metrics.nearMeters(near::size, near::invalidationsReceived, near::flushes);
         RedisBreaker breaker = RedisBreaker.create(redkit, "cache " + config.name(), config.breakerWindow(),
                 config.breakerProbeInterval(), config.breakerProbesToClose(),
                 reads == redkit.commands() ? new RedisReads[] {reads} : new RedisReads[] {redkit.commands(), reads});
@@ -92,10 +103,6 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
                 new ObservedOperation(redkit, "redkit.cache.load", "cache load " + config.name(), cacheTag)),
                 redkit.timer(), redkit.clock(), metrics);
         this.flights = new SingleFlight<>(config.name());
-        this.near = config.nearCacheSize() > 0
-                ? new PubSubNearCache<>(redkit, "redkit.cache.invalidations:" + config.keySchema().namespace(),
-                        config.nearCacheSize(), config.nearCacheTtl())
-                : NearCache.none();
         // A replica may answer with what the master deleted after the near cache's mark was taken; kept near, it
         // would outlive the replication lag by the near TTL. Only master answers (reads or fills) are kept.
         this.nearKeepsReads = config.readFrom() == ReadFrom.MASTER;
@@ -134,6 +141,55 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         }, redkit.clock(), metrics);
         this.batches = new BatchReader<>(this::entryKey, redis, entries, filler, flights, near, nearKeepsReads, this,
                 pending::bypass, metrics);
+    }
+
+    /*
+     * TRACKING unless it was not asked for or cannot be had: then redkit's channel, which only hears of redkit's own
+     * invalidations, and the log says why.
+     */
+    private static <V> NearCache<V> openNear(Redkit redkit, CacheConfig<?, V> config) {
+        if (config.nearCacheSize() == 0) {
+            return NearCache.none();
+        }
+        NearCacheInvalidation mode = config.nearCacheInvalidation();
+        if (mode != NearCacheInvalidation.PUBSUB) {
+            String refused;
+            if (config.readFrom() != ReadFrom.MASTER) {
+                refused = "reads from replicas are not tracked";
+            } else {
+                try {
+                    List<String> prefixes = mode == NearCacheInvalidation.TRACKING_BCAST
+                            ? List.of(config.keySchema().namespace() + ":") : List.of();
+                    return new TrackingNearCache<>(redkit, config.name(), prefixes, config.nearCacheSize(),
+                            config.nearCacheTtl());
+                } catch (RedkitException e) {
+                    refused = e.getMessage();
+                }
+            }
+            log.warn("cache '{}': near cache invalidated over redkit's channel, not by the server ({}): a write made"
+                    + " without redkit is seen when the near entry's TTL ({}) ends", config.name(), refused,
+                    config.nearCacheTtl());
+        }
+        return new PubSubNearCache<>(redkit, "redkit.cache.invalidations:" + config.keySchema().namespace(),
+                config.nearCacheSize(), config.nearCacheTtl());
+    }
+
+    /** How the near cache hears of stale copies, as it turned out (the server may refuse tracking); empty without one. */
+    public Optional<NearCacheInvalidation> nearCacheInvalidation() {
+        if (near instanceof TrackingNearCache<V>) {
+            return Optional.of(config.nearCacheInvalidation());
+        }
+        return near instanceof PubSubNearCache<V> ? Optional.of(NearCacheInvalidation.PUBSUB) : Optional.empty();
+    }
+
+    /**
+     * Completes once every invalidation the server sent before the call has reached the near cache: after another
+     * client's write has returned, no copy of the old value is served from then on. At once without a tracking near
+     * cache.
+     */
+    public CompletableFuture<Void> nearInvalidationsDelivered() {
+        return near instanceof TrackingNearCache<V> tracking ? tracking.reads().invalidationsDelivered()
+                : CompletableFuture.completedFuture(null);
     }
 
     @Override
@@ -204,7 +260,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             observation.lowCardinalityKeyValue(FLIGHT_LEADER);
             Filler.Fill<V> fill = filler.fill(key, entryKey, redisUsable, rejected);
             if (fill.inRedis()) {
-                near.put(entryKey, fill.value(), epoch);
+                near.putLoaded(entryKey, fill.value(), epoch);
             }
             return fill.value();
         });
@@ -311,6 +367,11 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     @Override
     public CacheStats stats() {
         return metrics.snapshot();
+    }
+
+    /** How many key invalidations reached the near cache from the server or other instances (0 without one). */
+    public long nearCacheInvalidationsReceived() {
+        return near.invalidationsReceived();
     }
 
     /** How many times the near cache was flushed (0 without one). */

@@ -20,14 +20,29 @@ interface NearCache<V> extends AutoCloseable {
     /** Keeps an answer unless an invalidation or flush happened since {@code epochBefore}. */
     void put(String key, Optional<V> answer, long epochBefore);
 
+    /**
+     * Offers a value this instance loaded and wrote to Redis, under the same rule as {@link #put}. A near cache the
+     * server invalidates does not keep it: the fill's own write makes the server invalidate the key, after which
+     * the key is no longer tracked; the next read from Redis is kept instead.
+     */
+    default void putLoaded(String key, Optional<V> answer, long epochBefore) {
+        put(key, answer, epochBefore);
+    }
+
     /** Drops the keys here and tells the other instances. */
     void invalidate(Collection<String> keys);
 
     /** Drops everything here and tells the other instances. */
     void invalidateAll();
 
-    /** How many times it was flushed (reconnect, gap, prefix invalidation). */
+    /** How many times it was flushed (reconnect, gap, prefix invalidation, a flush on the server). */
     long flushes();
+
+    /** How many key invalidations reached it from elsewhere (the server, or other instances). */
+    long invalidationsReceived();
+
+    /** How many entries it holds (an estimate). */
+    long size();
 
     @Override
     void close();
@@ -66,6 +81,16 @@ interface NearCache<V> extends AutoCloseable {
 
         @Override
         public long flushes() {
+            return 0;
+        }
+
+        @Override
+        public long invalidationsReceived() {
+            return 0;
+        }
+
+        @Override
+        public long size() {
             return 0;
         }
 

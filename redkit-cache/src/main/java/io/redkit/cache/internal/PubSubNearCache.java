@@ -2,6 +2,7 @@ package io.redkit.cache.internal;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
@@ -11,10 +12,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Ticker;
 
 import io.redkit.RedisOps;
 import io.redkit.RedisPubSub;
@@ -32,26 +29,21 @@ import io.redkit.Redkit;
  * <p>Message (UTF-8): {@code 1 <publisher> <seq>\n} then either {@code *} (flush all) or one entry key per line
  * (keys are escaped by {@code KeySchema}, so they hold no newline).
  */
-final class PubSubNearCache<V> implements NearCache<V> {
+final class PubSubNearCache<V> extends NearEntries<V> {
 
     private static final Logger log = LoggerFactory.getLogger(PubSubNearCache.class);
 
-    private final Cache<String, Optional<V>> entries;
     private final String channel;
     private final String publisher = UUID.randomUUID().toString();
     private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong epoch = new AtomicLong();
     private final Map<String, Long> lastSeen = new ConcurrentHashMap<>();
-    private final AtomicLong flushes = new AtomicLong();
     private final RedisOps publishOps;
     private final RedisPubSub.Subscription subscription;
     private final AutoCloseable reconnectCue;
     private final RedisPubSub pubSub;
 
     PubSubNearCache(Redkit redkit, String channel, long size, Duration ttl) {
-        // The client's clock drives expiry too, so a test moves one clock for everything.
-        Ticker ticker = redkit.clock()::nanoTime;
-        this.entries = Caffeine.newBuilder().maximumSize(size).expireAfterWrite(ttl).ticker(ticker).build();
+        super(redkit, size, ttl);
         this.channel = channel;
         this.publishOps = redkit.commands();
         this.pubSub = redkit.pubSub();
@@ -76,32 +68,20 @@ final class PubSubNearCache<V> implements NearCache<V> {
         if (subscription == null || !pubSub.isConnected()) {
             return Lookup.miss();
         }
-        Optional<V> answer = entries.getIfPresent(key);
-        return answer == null ? Lookup.miss() : Lookup.of(answer);
-    }
-
-    @Override
-    public long epoch() {
-        return epoch.get();
+        return lookup(key);
     }
 
     @Override
     public void put(String key, Optional<V> value, long epochBefore) {
-        if (subscription == null || !pubSub.isConnected() || epoch.get() != epochBefore) {
-            return;
-        }
-        entries.put(key, value);
-        // An invalidation may have slipped in between the check and the put; it must win.
-        if (epoch.get() != epochBefore) {
-            entries.invalidate(key);
+        if (subscription != null && pubSub.isConnected()) {
+            keep(key, value, epochBefore);
         }
     }
 
     /** Drops keys here and tells the other instances; a failed publish leaves a gap they will notice. */
     @Override
     public void invalidate(Collection<String> keys) {
-        epoch.incrementAndGet();
-        entries.invalidateAll(keys);
+        drop(keys);
         publish(String.join("\n", keys));
     }
 
@@ -109,11 +89,6 @@ final class PubSubNearCache<V> implements NearCache<V> {
     public void invalidateAll() {
         flush("invalidated by prefix");
         publish("*");
-    }
-
-    @Override
-    public long flushes() {
-        return flushes.get();
     }
 
     /*
@@ -164,16 +139,11 @@ final class PubSubNearCache<V> implements NearCache<V> {
             flush("flush requested by " + header[1]);
             return;
         }
-        epoch.incrementAndGet();
-        for (String key : body.split("\n")) {
-            entries.invalidate(key);
-        }
+        dropReceived(Arrays.asList(body.split("\n")));
     }
 
     private void flush(String why) {
-        epoch.incrementAndGet();
-        entries.invalidateAll();
-        flushes.incrementAndGet();
+        empty();
         log.debug("near cache {} flushed: {}", channel, why);
     }
 
@@ -189,6 +159,6 @@ final class PubSubNearCache<V> implements NearCache<V> {
                 log.debug("near cache: removing the reconnect cue failed: {}", e.toString());
             }
         }
-        entries.invalidateAll();
+        clear();
     }
 }

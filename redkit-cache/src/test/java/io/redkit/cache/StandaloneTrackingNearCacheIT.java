@@ -1,0 +1,63 @@
+package io.redkit.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.Redkit;
+import io.redkit.cache.internal.DefaultCacheAside;
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisServer;
+
+/** {@link TrackingNearCacheContract} on one real redis-server, plus what only a single server lets a test do. */
+class StandaloneTrackingNearCacheIT extends TrackingNearCacheContract {
+
+    @RegisterExtension
+    static final DeploymentExtension<RedisServer> redis = DeploymentExtension.standalone();
+
+    StandaloneTrackingNearCacheIT() {
+        super(redis);
+    }
+
+    @Test
+    void aRestartedServerEmptiesTheNearCacheAndItFillsAgainOnlyOnceTrackingIsBack() throws Exception {
+        CacheAside<String, String> cache = tracked(redkit());
+        DefaultCacheAside<String, String> inner = (DefaultCacheAside<String, String>) cache;
+        source.rows.put("k", "v1");
+        warm(cache, "k", "v1");
+        source.rows.put("k", "v2");
+
+        redis.get().kill();
+        redis.get().restart(); // empty: it kept nothing on disk
+        await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> cache.get("k").orElseThrow().equals("v2"));
+        warm(cache, "k", "v2");
+        foreignSet("k", "\"v3\"");
+        delivered(cache);
+
+        assertThat(cache.get("k")).as("tracked again on the new connection").contains("v3");
+        assertThat(inner.nearCacheFlushes()).isGreaterThanOrEqualTo(2); // the drop, then tracking on again
+    }
+
+    @Test
+    void aServerThatRefusesTrackingGetsTheChannelAndTheLogSaysWhy() {
+        redis.get().command("ACL", "SETUSER", "notrack-" + name, "on", ">pw-" + name, "~*", "&*", "+@all",
+                "-client|tracking");
+        try {
+            Redkit redkit = redkit(b -> b.url(redis.get().url().replace("redis://",
+                    "redis://notrack-" + name + ":pw-" + name + "@")));
+            CacheAside<String, String> cache = tracked(redkit);
+
+            assertThat(((DefaultCacheAside<String, String>) cache).nearCacheInvalidation())
+                    .contains(NearCacheInvalidation.PUBSUB);
+            source.rows.put("x", "v1");
+            warm(cache, "x", "v1");
+        } finally {
+            redis.get().command("ACL", "DELUSER", "notrack-" + name);
+        }
+    }
+}
