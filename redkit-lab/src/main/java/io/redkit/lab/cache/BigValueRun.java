@@ -72,6 +72,16 @@ final class BigValueRun {
     public record Compression(int compressAboveBytes, int maxValueBytes, Long storedBytes, String what) {
     }
 
+    /** The small readers: their threads and their loop. */
+    private record Readers(RoundRunner runner, LabLoop loop) {
+    }
+
+    private record Limited(Phase phase, Policy policy) {
+    }
+
+    private record Compressed(Phase phase, Compression compression) {
+    }
+
     private final Target target;
     private final int smallCallers;
     private final int valueBytes;
@@ -95,55 +105,70 @@ final class BigValueRun {
         KeySchema keys = KeySchema.of("lab.hotkey." + run);
         try (Redkit small = Redkit.connect(target.url()); Redkit bigClient = Redkit.connect(target.url());
                 RoundRunner runner = new RoundRunner(smallCallers)) {
-            RedisOps smallOps = small.commands();
-            byte[] smallValue = new byte[SMALL_BYTES];
-            Arrays.fill(smallValue, (byte) 'v');
-            for (int i = 0; i < SMALL_KEYS; i++) {
-                smallOps.set(keys.key("small", String.valueOf(i)), smallValue, KEY_TTL);
-            }
-            LabLoop smallReads = new LabLoop("small GET", c -> smallOps.get(keys.key("small",
-                    String.valueOf(c.nextInt(SMALL_KEYS)))).orElseThrow());
+            Readers readers = new Readers(runner, smallReads(small.commands(), keys));
             RedisOps bigOps = bigClient.commands();
             String raw = keys.key("big", "raw");
             bigOps.set(raw, big, KEY_TTL);
-
-            Phase without = phase(runner, smallReads, null, null);
-            Phase with = phase(runner, smallReads, () -> bigOps.get(raw).orElseThrow(), null);
-
-            CacheConfig<String, byte[]> limited = cache(bigClient, "big-limited", big)
-                    .maxValueBytes(maxValueBytes, LargeValuePolicy.SKIP).config();
-            Phase withPolicy;
-            try (CacheAside<String, byte[]> cache = RedisCache.create(bigClient, limited)) {
-                withPolicy = phase(runner, smallReads, () -> cache.get("big").orElseThrow(), cache);
-            }
-            Long kept = storedBytes(bigOps, limited.keySchema().key("big"));
-            Policy policy = new Policy(LargeValuePolicy.SKIP.name(), maxValueBytes, limited.compressAbove(), kept,
-                    kept == null ? "deflated above " + limited.compressAbove() + " bytes, still above "
-                            + maxValueBytes + ", so never stored: every big read is a GET that misses, a fill lease,"
-                            + " a load and a deflate of the whole value in the lab (the loader hands out a value"
-                            + " built in memory: cheap here, a database query in life)"
-                            : "deflated to " + kept + " bytes, under the limit: stored, and read back as with"
-                            + " compression alone (lower --max-value-kb to see the value refused)");
-
-            // A limit the deflated value fits under: stored once (before the phase), then read back deflated.
-            int roomy = (int) Math.min(512L << 20, 2L * valueBytes + 1024);
-            CacheConfig<String, byte[]> compressing = cache(bigClient, "big-compressed", big)
-                    .maxValueBytes(roomy, LargeValuePolicy.SKIP).config();
-            Phase withCompression;
-            Long compressed;
-            try (CacheAside<String, byte[]> cache = RedisCache.create(bigClient, compressing)) {
-                cache.get("big").orElseThrow();
-                compressed = storedBytes(bigOps, compressing.keySchema().key("big"));
-                withCompression = phase(runner, smallReads, () -> cache.get("big").orElseThrow(), cache);
-            }
-            Compression compression = new Compression(compressing.compressAbove(), roomy, compressed,
-                    "deflated above " + compressing.compressAbove() + " bytes and stored; every big read is a GET of"
-                    + " the stored bytes and an inflate in the lab");
-            bigOps.unlink(raw, limited.keySchema().key("big"), compressing.keySchema().key("big"));
+            Phase without = phase(readers, null, null);
+            Phase with = phase(readers, () -> bigOps.get(raw).orElseThrow(), null);
+            bigOps.unlink(raw);
+            Limited limited = withPolicy(readers, bigClient, big);
+            Compressed compressed = withCompression(readers, bigClient, big);
             return new BigValue(valueBytes, SMALL_KEYS, smallCallers, new SmallReadsP99(without.smallP99Ms(),
-                    with.smallP99Ms(), withPolicy.smallP99Ms(), withCompression.smallP99Ms()),
-                    new Phases(without, with, withPolicy, withCompression), policy, compression);
+                    with.smallP99Ms(), limited.phase().smallP99Ms(), compressed.phase().smallP99Ms()),
+                    new Phases(without, with, limited.phase(), compressed.phase()), limited.policy(),
+                    compressed.compression());
         }
+    }
+
+    /** The small keys, written; and their readers' loop, one GET of a random one per call. */
+    private static LabLoop smallReads(RedisOps redis, KeySchema keys) {
+        byte[] value = new byte[SMALL_BYTES];
+        Arrays.fill(value, (byte) 'v');
+        for (int i = 0; i < SMALL_KEYS; i++) {
+            redis.set(keys.key("small", String.valueOf(i)), value, KEY_TTL);
+        }
+        return new LabLoop("small GET", c -> redis.get(keys.key("small", String.valueOf(c.nextInt(SMALL_KEYS))))
+                .orElseThrow());
+    }
+
+    /** The big reads through a cache whose limit the value is above even deflated (unless --max-value-kb allows). */
+    private Limited withPolicy(Readers readers, Redkit redkit, byte[] big) throws InterruptedException {
+        CacheConfig<String, byte[]> config = cache(redkit, "big-limited", big)
+                .maxValueBytes(maxValueBytes, LargeValuePolicy.SKIP).config();
+        String key = config.keySchema().key("big");
+        Phase phase;
+        try (CacheAside<String, byte[]> cache = RedisCache.create(redkit, config)) {
+            phase = phase(readers, () -> cache.get("big").orElseThrow(), cache);
+        }
+        Long kept = storedBytes(redkit.commands(), key);
+        redkit.commands().unlink(key);
+        return new Limited(phase, new Policy(LargeValuePolicy.SKIP.name(), maxValueBytes, config.compressAbove(),
+                kept, kept == null ? "deflated above " + config.compressAbove() + " bytes, still above "
+                        + maxValueBytes + ", so never stored: every big read is a GET that misses, a fill lease, a"
+                        + " load and a deflate of the whole value in the lab (the loader hands out a value built in"
+                        + " memory: cheap here, a database query in life)"
+                        : "deflated to " + kept + " bytes, under the limit: stored, and read back as with"
+                        + " compression alone (lower --max-value-kb to see the value refused)"));
+    }
+
+    /** The big reads through a cache with a limit the deflated value fits under: stored once, read back deflated. */
+    private Compressed withCompression(Readers readers, Redkit redkit, byte[] big) throws InterruptedException {
+        int roomy = (int) Math.min(512L << 20, 2L * valueBytes + 1024);
+        CacheConfig<String, byte[]> config = cache(redkit, "big-compressed", big)
+                .maxValueBytes(roomy, LargeValuePolicy.SKIP).config();
+        String key = config.keySchema().key("big");
+        Phase phase;
+        Long stored;
+        try (CacheAside<String, byte[]> cache = RedisCache.create(redkit, config)) {
+            cache.get("big").orElseThrow(); // the one load and store, before the phase
+            stored = storedBytes(redkit.commands(), key);
+            phase = phase(readers, () -> cache.get("big").orElseThrow(), cache);
+        }
+        redkit.commands().unlink(key);
+        return new Compressed(phase, new Compression(config.compressAbove(), roomy, stored, "deflated above "
+                + config.compressAbove() + " bytes and stored; every big read is a GET of the stored bytes and an"
+                + " inflate in the lab"));
     }
 
     /** A cache of the big value under the key {@code big}, with redkit's default compression threshold. */
@@ -158,17 +183,16 @@ final class BigValueRun {
      * cache's loads (if any) are counted from just before the big reader starts to just after it stopped, as its
      * reads are.
      */
-    private Phase phase(RoundRunner runner, LabLoop smallReads, Callable<?> bigRead, CacheAside<?, ?> cache)
-            throws InterruptedException {
-        Measured.warm(runner, smallReads, warmup);
+    private Phase phase(Readers readers, Callable<?> bigRead, CacheAside<?, ?> cache) throws InterruptedException {
+        Measured.warm(readers.runner(), readers.loop(), warmup);
         if (bigRead == null) {
-            return phase(Measured.run(target, runner, smallReads, duration), 0, 0, 0, null, null);
+            return phase(Measured.run(target, readers.runner(), readers.loop(), duration), 0, 0, 0, null, null);
         }
         long loadsBefore = cache == null ? 0 : cache.stats().loads();
         Measured m;
         BigReader reader = BigReader.start(bigRead);
         try (reader) {
-            m = Measured.run(target, runner, smallReads, duration);
+            m = Measured.run(target, readers.runner(), readers.loop(), duration);
         }
         Long loads = cache == null ? null : cache.stats().loads() - loadsBefore;
         return phase(m, reader.reads(), reader.errors(), reader.readsPerSecond(), loads, reader.firstError());
