@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 
 import io.redkit.lab.bench.BenchCommand;
 import io.redkit.lab.cache.ColdCacheLab;
+import io.redkit.lab.cache.HotKeyLab;
 import io.redkit.lab.cache.PipelineLab;
 import io.redkit.lab.cache.StampedeLab;
 import io.redkit.lab.client.ClientLab;
@@ -46,7 +47,7 @@ public final class LabMain implements Runnable {
     /** {@code lab …}: scenarios from the seeds, one per subcommand. */
     @Command(name = "lab", mixinStandardHelpOptions = true, description = "Scenarios from the seeds.",
             subcommands = {ClientLab.class, LockExpiryLab.class, FailoverLab.class, ClockJumpLab.class, StampedeLab.class, PipelineLab.class,
-                PubSubVsStreamsLab.class, ColdCacheLab.class})
+                PubSubVsStreamsLab.class, ColdCacheLab.class, HotKeyLab.class})
     static final class Lab implements Runnable {
         @Override
         public void run() {

@@ -48,6 +48,9 @@ public abstract class Target implements AutoCloseable {
     /** Runs {@code SCRIPT FLUSH}. */
     public abstract void scriptFlush();
 
+    /** The text of {@code INFO section}: the server's own counters (CPU, commands), for what a run cost it. */
+    public abstract String info(String section);
+
     @Override
     public abstract void close();
 
@@ -67,6 +70,7 @@ public abstract class Target implements AutoCloseable {
         @Override public void kill() { server.kill(); }
         @Override public void restart() { server.restart(); }
         @Override public void scriptFlush() { server.command("SCRIPT", "FLUSH"); }
+        @Override public String info(String section) { return String.valueOf(server.command("INFO", section)); }
         @Override public void close() { server.close(); }
     }
 
@@ -114,6 +118,11 @@ public abstract class Target implements AutoCloseable {
         @Override
         public void scriptFlush() {
             admin.commands().execute("SCRIPT FLUSH", Idempotency.IDEMPOTENT, c -> c.scriptFlush());
+        }
+
+        @Override
+        public String info(String section) {
+            return admin.commands().execute("INFO", Idempotency.IDEMPOTENT, c -> c.info(section));
         }
 
         @Override public void close() { admin.close(); }

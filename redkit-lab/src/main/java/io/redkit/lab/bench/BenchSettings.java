@@ -3,8 +3,8 @@ package io.redkit.lab.bench;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import io.redkit.lab.DurationOption;
 
 /**
  * How a run is paced: caller counts, measured rounds per contender, and the length of a round and of the warm-up
@@ -28,8 +28,6 @@ public record BenchSettings(List<Integer> callers, int rounds, Duration round, D
     public static final Duration SHORT_ROUND = Duration.ofMillis(300);
     /** Warm-up of the {@code short} preset. */
     public static final Duration SHORT_WARMUP = Duration.ofMillis(200);
-
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
 
     /** Validates eagerly and names the bad value. */
     public BenchSettings {
@@ -75,16 +73,7 @@ public record BenchSettings(List<Integer> callers, int rounds, Duration round, D
     }
 
     private static Duration parse(String option, String text) {
-        Matcher m = DURATION.matcher(text);
-        if (!m.matches()) {
-            throw new IllegalArgumentException(option + " must be short, default or a duration like 500ms, 2s, 1m;"
-                    + " was '" + text + "'");
-        }
-        long n = Long.parseLong(m.group(1));
-        return switch (m.group(2)) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            default -> Duration.ofMinutes(n);
-        };
+        return DurationOption.parse(text).orElseThrow(() -> new IllegalArgumentException(option
+                + " must be short, default or a duration like 500ms, 2s, 1m; was '" + text + "'"));
     }
 }

@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * duration, each timing every call into its own histogram (merged after the round, so callers never contend).
  * The threads live as long as this runner, so every contender at this caller count runs on the same threads.
  */
-final class RoundRunner implements AutoCloseable {
+public final class RoundRunner implements AutoCloseable {
 
     /** Latencies up to 60 s are recorded exactly enough (3 significant digits); longer ones are clamped. */
     static final long MAX_NANOS = Duration.ofSeconds(60).toNanos();
@@ -29,7 +29,8 @@ final class RoundRunner implements AutoCloseable {
     private final Histogram[] histograms;
     private final Caller[] state;
 
-    RoundRunner(int callers) {
+    /** Starts {@code callers} threads, kept for every round this runner runs. */
+    public RoundRunner(int callers) {
         this.callers = callers;
         AtomicInteger n = new AtomicInteger();
         this.threads = Executors.newFixedThreadPool(callers, r -> {
@@ -46,15 +47,21 @@ final class RoundRunner implements AutoCloseable {
     }
 
     /** The outcome of one round, with what the whole process allocated and spent in CPU over it. */
-    record Round(long ops, long errors, long elapsedNanos, Histogram latency, Throwable firstError,
+    public record Round(long ops, long errors, long elapsedNanos, Histogram latency, Throwable firstError,
             Costs.Spent spent) {
-        double opsPerSecond() {
+        /** Calls per second over the round. */
+        public double opsPerSecond() {
             return ops * 1e9 / elapsedNanos;
+        }
+
+        /** CPU seconds the whole lab process spent over the round, or null when the JVM cannot tell. */
+        public Double processCpuSeconds() {
+            return spent.cpuNanos() < 0 ? null : spent.cpuNanos() / 1e9;
         }
     }
 
     /** Runs {@code contender} for {@code duration} on every caller thread and returns what they did. */
-    Round run(Contender contender, Duration duration) throws InterruptedException {
+    public Round run(Contender contender, Duration duration) throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(callers);
         CountDownLatch go = new CountDownLatch(1);
         long[] ops = new long[callers];
