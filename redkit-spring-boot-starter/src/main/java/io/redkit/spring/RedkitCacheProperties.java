@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.redkit.ReadFrom;
+import io.redkit.cache.NearCacheInvalidation;
 
 /**
  * {@code redkit.cache.*}: the caches the Spring {@code CacheManager} serves, by name. Each declares the type of its
@@ -45,11 +46,17 @@ public class RedkitCacheProperties {
         /** How long a miss waits for another instance's load before calling the method itself. */
         private Duration fillWait = Duration.ofSeconds(1);
 
-        /** Entries of the near cache (Caffeine, invalidated across instances); 0 turns it off. */
+        /** Entries of the near cache (Caffeine, invalidated by the server or across instances); 0 turns it off. */
         private long nearCacheSize = 0;
 
         /** How long a near-cache entry lives at most. */
         private Duration nearCacheTtl = Duration.ofSeconds(2);
+
+        /**
+         * How the near cache hears of stale copies: TRACKING (the server tells it of any client's write, expiry or
+         * eviction), TRACKING_BCAST (every write under the cache's namespace) or PUBSUB (redkit's own channel).
+         */
+        private NearCacheInvalidation nearCacheInvalidation = NearCacheInvalidation.TRACKING;
 
         /** How many recent Redis calls the breaker judges; it opens when half of them failed. */
         private int breakerWindow = 10;
@@ -75,6 +82,8 @@ public class RedkitCacheProperties {
         public void setNearCacheSize(long nearCacheSize) { this.nearCacheSize = nearCacheSize; }
         public Duration getNearCacheTtl() { return nearCacheTtl; }
         public void setNearCacheTtl(Duration nearCacheTtl) { this.nearCacheTtl = nearCacheTtl; }
+        public NearCacheInvalidation getNearCacheInvalidation() { return nearCacheInvalidation; }
+        public void setNearCacheInvalidation(NearCacheInvalidation mode) { this.nearCacheInvalidation = mode; }
         public int getBreakerWindow() { return breakerWindow; }
         public void setBreakerWindow(int breakerWindow) { this.breakerWindow = breakerWindow; }
         public ReadFrom getReadFrom() { return readFrom; }

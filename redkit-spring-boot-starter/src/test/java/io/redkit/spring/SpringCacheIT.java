@@ -22,6 +22,8 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 
 import io.redkit.cache.CacheAside;
+import io.redkit.cache.NearCacheInvalidation;
+import io.redkit.cache.internal.DefaultCacheAside;
 import io.redkit.spring.Products.Catalog;
 import io.redkit.spring.Products.Product;
 import io.redkit.spring.health.RedkitCacheHealthIndicator;
@@ -109,6 +111,20 @@ class SpringCacheIT {
             assertThat(loads).as("the second read is a hit, not another load").hasSize(1);
             assertThat(redis.command("EXISTS", "cache.events:{7}")).isEqualTo(1L);
         });
+    }
+
+    @Test
+    void theNearCacheIsInvalidatedByTheServerUnlessTheChannelIsAskedFor() {
+        runner().withPropertyValues("redkit.cache.caches.products.near-cache-size=100").run(context ->
+                assertThat(nearMode(context)).contains(NearCacheInvalidation.TRACKING));
+        runner().withPropertyValues("redkit.cache.caches.products.near-cache-size=100",
+                "redkit.cache.caches.products.near-cache-invalidation=pubsub").run(context ->
+                assertThat(nearMode(context)).contains(NearCacheInvalidation.PUBSUB));
+    }
+
+    private static java.util.Optional<NearCacheInvalidation> nearMode(AssertableApplicationContext context) {
+        Cache cache = context.getBean(CacheManager.class).getCache("products");
+        return ((DefaultCacheAside<?, ?>) cache.getNativeCache()).nearCacheInvalidation();
     }
 
     @Test

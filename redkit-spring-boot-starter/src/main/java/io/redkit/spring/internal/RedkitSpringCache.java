@@ -61,7 +61,8 @@ public final class RedkitSpringCache implements Cache {
                     .fillWait(spec.getFillWait()).breakerWindow(spec.getBreakerWindow())
                     .readFrom(spec.getReadFrom());
             if (spec.getNearCacheSize() > 0) {
-                builder.nearCache(spec.getNearCacheSize(), spec.getNearCacheTtl());
+                builder.nearCache(spec.getNearCacheSize(), spec.getNearCacheTtl())
+                        .nearCacheInvalidation(spec.getNearCacheInvalidation());
             }
             return new RedkitSpringCache(builder.build(), type);
         } catch (IllegalArgumentException | IllegalStateException e) {
