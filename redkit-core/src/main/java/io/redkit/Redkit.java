@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.metrics.CommandLatencyRecorder;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
@@ -34,6 +35,7 @@ import io.redkit.internal.PubSubSeam;
 import io.redkit.internal.Lifecycle;
 import io.redkit.internal.RedkitMetrics;
 import io.redkit.internal.ReplicaReads;
+import io.redkit.internal.TrackedClusterReads;
 import io.redkit.internal.TrackedConnection;
 import io.redkit.internal.WheelTimer;
 
@@ -199,11 +201,11 @@ public final class Redkit implements AutoCloseable {
      * itself invalidates: a write by any client, an expiry, an eviction or a flush reaches {@code listener}. With no
      * {@code broadcastPrefixes} the server remembers each key read there (its tracking table, bounded by
      * {@code tracking-table-max-keys}); with some, it tracks nothing per reader and announces every change of a key
-     * starting with one of them ({@code BCAST}). On standalone and Sentinel (the connection follows the master
-     * through a failover and turns tracking on again); the caller closes it.
+     * starting with one of them ({@code BCAST}). Under Sentinel the connection follows the master through a failover
+     * and turns tracking on again; on Cluster each read goes to its slot's master on a tracked connection of its
+     * own, and a topology change is a reset. The caller closes it.
      *
-     * @throws TrackingRefusedException when the server refuses tracking (its answer in the message), or on Cluster,
-     *     where tracked reads are not offered yet
+     * @throws TrackingRefusedException when the server refuses tracking (its answer in the message)
      * @throws RedisUnavailableException when no connection can be opened
      */
     public TrackedReads trackedReads(List<String> broadcastPrefixes, InvalidationListener listener) {
@@ -213,15 +215,18 @@ public final class Redkit implements AutoCloseable {
             throw new RedisUnavailableException("redkit '" + config.name() + "' is closed; not executed",
                     Outcome.NOT_EXECUTED, null);
         }
-        if (config.topology() == Topology.CLUSTER) {
-            throw new TrackingRefusedException("tracked reads are not offered on Cluster yet (each node's connection"
-                    + " needs tracking of its own)", null);
-        }
+        Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf = c -> new DefaultRedisOps(
+                new CommandExecutor(() -> LettuceConnector.async(c), config.requestProfile(),
+                        requestExecutor.metrics(), timer.netty(), lifecycle, () -> { }));
         StatefulConnection<String, byte[]> connection = connecting("tracked reads", connector::connect);
-        return TrackedConnection.open((StatefulRedisConnection<String, byte[]>) connection,
-                c -> new DefaultRedisOps(new CommandExecutor(() -> LettuceConnector.async(c), config.requestProfile(),
-                        requestExecutor.metrics(), timer.netty(), lifecycle, () -> { })),
-                prefixes, listener, config.connectTimeout());
+        if (connection instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
+            TrackedClusterReads reads = TrackedClusterReads.open(cluster, opsOf, prefixes, listener,
+                    connector::refreshTopology, config.connectTimeout());
+            connector.onTopologyChange(reads::topologyChanged);
+            return reads;
+        }
+        return TrackedConnection.open((StatefulRedisConnection<String, byte[]>) connection, opsOf, prefixes,
+                listener, config.connectTimeout());
     }
 
     /**

@@ -233,8 +233,8 @@ public final class RedisCache {
         /**
          * How the near cache hears of stale copies: {@link NearCacheInvalidation#TRACKING} (the default: the server
          * tells it of every change, by any client), {@link NearCacheInvalidation#TRACKING_BCAST} or
-         * {@link NearCacheInvalidation#PUBSUB}. When the server refuses tracking, or on Cluster, or with replica
-         * reads, the cache falls back to PUBSUB and says so in its log.
+         * {@link NearCacheInvalidation#PUBSUB}. When the server refuses tracking, or with replica reads, the cache
+         * falls back to PUBSUB and says so in its log.
          */
         public Builder<K, V> nearCacheInvalidation(NearCacheInvalidation mode) {
             this.nearCacheInvalidation = Objects.requireNonNull(mode, "mode");

@@ -136,7 +136,7 @@ abstract class TrackingNearCacheContract extends CacheFixture {
             long used = Long.parseLong(info(server, "used_memory"));
             server.command("CONFIG", "SET", "maxmemory", Long.toString(used + 2 * 1024 * 1024));
             for (int i = 0; (Long) server.command("EXISTS", entryKey("m")) == 1; i++) {
-                server.command("SET", "ballast:" + name + ":" + i, filler);
+                server.command("SET", "ballast:" + name + ":{m}:" + i, filler); // the entry's slot: one server on Cluster
             }
         } finally {
             server.command("CONFIG", "SET", "maxmemory", "0");

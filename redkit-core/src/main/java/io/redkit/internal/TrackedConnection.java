@@ -43,6 +43,7 @@ public final class TrackedConnection implements TrackedReads {
     private final TrackingArgs args;
     private final InvalidationListener listener;
     private final String describe;
+    private final boolean owned;
     // Bumped by every drop: a confirmation of tracking on an earlier socket must not mark the new one as tracked.
     private final AtomicLong socket = new AtomicLong();
     private final PushListener pushes = this::pushed;
@@ -60,12 +61,13 @@ public final class TrackedConnection implements TrackedReads {
     private volatile boolean tracking;
 
     private TrackedConnection(StatefulRedisConnection<String, byte[]> connection, RedisOps ops, TrackingArgs args,
-            InvalidationListener listener, String describe) {
+            InvalidationListener listener, String describe, boolean owned) {
         this.connection = connection;
         this.ops = ops;
         this.args = args;
         this.listener = listener;
         this.describe = describe;
+        this.owned = owned;
     }
 
     /**
@@ -79,30 +81,57 @@ public final class TrackedConnection implements TrackedReads {
     public static TrackedConnection open(StatefulRedisConnection<String, byte[]> connection,
             Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf, List<String> prefixes,
             InvalidationListener listener, Duration wait) {
+        TrackedConnection tracked = attach(connection, opsOf, prefixes, listener, true);
+        try {
+            tracked.confirmed().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+            return tracked;
+        } catch (ExecutionException | TimeoutException | InterruptedException | RuntimeException e) {
+            tracked.close();
+            throw tracked.refused(e, wait);
+        }
+    }
+
+    /**
+     * Adds tracking to {@code connection} and sends {@code CLIENT TRACKING ON} without waiting ({@link #confirmed()}
+     * tells when it is on); when {@code owned}, {@link #close()} closes the connection, otherwise it only takes the
+     * listeners off (a Cluster node connection, which belongs to its Cluster connection).
+     */
+    static TrackedConnection attach(StatefulRedisConnection<String, byte[]> connection,
+            Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf, List<String> prefixes,
+            InvalidationListener listener, boolean owned) {
         TrackingArgs args = TrackingArgs.Builder.enabled();
         if (!prefixes.isEmpty()) {
             args.bcast().prefixes(prefixes.toArray(String[]::new));
         }
         String describe = prefixes.isEmpty() ? "CLIENT TRACKING ON" : "CLIENT TRACKING ON BCAST PREFIX " + prefixes;
         TrackedConnection tracked = new TrackedConnection(connection, opsOf.apply(connection), args, listener,
-                describe);
+                describe, owned);
         connection.addListener(tracked.pushes);
         connection.addListener(tracked.states);
-        try {
-            tracked.enable().get(wait.toMillis(), TimeUnit.MILLISECONDS);
-            return tracked;
-        } catch (ExecutionException e) {
-            tracked.close();
-            throw new TrackingRefusedException("the server refused " + describe + ": " + e.getCause().getMessage(),
+        tracked.first = tracked.enable();
+        return tracked;
+    }
+
+    private volatile CompletableFuture<String> first;
+
+    /** The server's answer to the first {@code CLIENT TRACKING ON}. */
+    CompletableFuture<String> confirmed() {
+        return first;
+    }
+
+    /** What a failure to turn tracking on is reported as: the server's answer when it gave one. */
+    TrackingRefusedException refused(Throwable failure, Duration wait) {
+        if (failure instanceof ExecutionException e) {
+            return new TrackingRefusedException("the server refused " + describe + ": " + e.getCause().getMessage(),
                     e.getCause());
-        } catch (TimeoutException e) {
-            tracked.close();
-            throw new TrackingRefusedException("no answer to " + describe + " in " + wait, e);
-        } catch (InterruptedException e) {
-            tracked.close();
-            Thread.currentThread().interrupt();
-            throw new TrackingRefusedException("interrupted while turning tracking on", e);
         }
+        if (failure instanceof TimeoutException) {
+            return new TrackingRefusedException("no answer to " + describe + " in " + wait, failure);
+        }
+        if (failure instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        return new TrackingRefusedException("tracking not turned on: " + failure, failure);
     }
 
     private CompletableFuture<String> enable() {
@@ -186,7 +215,9 @@ public final class TrackedConnection implements TrackedReads {
         tracking = false;
         connection.removeListener(states);
         connection.removeListener(pushes);
-        connection.close();
+        if (owned) {
+            connection.close();
+        }
     }
 
     @Override

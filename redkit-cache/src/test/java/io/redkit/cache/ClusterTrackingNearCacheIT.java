@@ -1,0 +1,49 @@
+package io.redkit.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisCluster;
+import io.redkit.testing.RedisServer;
+
+/**
+ * {@link TrackingNearCacheContract} on a real 3-master/3-replica Cluster: each read goes to its slot's master on a
+ * tracked connection of its own; and a slot moved to another master is tracked there.
+ */
+class ClusterTrackingNearCacheIT extends TrackingNearCacheContract {
+
+    @RegisterExtension
+    static final DeploymentExtension<RedisCluster> cluster = DeploymentExtension.cluster();
+
+    ClusterTrackingNearCacheIT() {
+        super(cluster);
+    }
+
+    @Test
+    void aKeyWhoseSlotMovedIsTrackedOnItsNewMaster() throws Exception {
+        CacheAside<String, String> cache = tracked(redkit());
+        source.rows.put("k", "v1");
+        warm(cache, "k", "v1");
+        RedisCluster nodes = cluster.get();
+        RedisServer from = nodes.masterForKey(entryKey("k"));
+        RedisServer to = nodes.masters().stream().filter(m -> m != from).findFirst().orElseThrow();
+
+        nodes.migrateSlot(((Long) from.command("CLUSTER", "KEYSLOT", entryKey("k"))).intValue(), to);
+        // Written on the new owner behind the cache's back.
+        source.rows.put("k", "v2");
+        to.command("SET", entryKey("k"), "\"v2\"");
+        await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                .until(() -> cache.get("k").orElseThrow().equals("v2"));
+        warm(cache, "k", "v2");
+        to.command("SET", entryKey("k"), "\"v3\"");
+        delivered(cache);
+
+        assertThat(cache.get("k")).contains("v3");
+    }
+}
