@@ -17,11 +17,14 @@ import io.redkit.Redkit;
  * on the client's clock, so a test moves one clock for everything), the numbering that keeps a raced reply out, and
  * the counts its meters read.
  *
- * <p>Every invalidation takes a number and records it on its keys' stripe (by hash); a flush records it for all.
- * A reader takes the current number as its mark before it reads Redis, and its answer is kept with that mark. An
- * entry is served only while nothing was invalidated on its stripe, and nothing flushed, after its mark: the check
- * is made when it is read, so no interleaving of a put with an invalidation's removal can leave an older value
- * visible once the invalidation has been handled. A stripe shared with another key only costs a miss.
+ * <p>Every invalidation takes a number and records it on its keys' stripe (by hash) before it removes them; a
+ * flush records it for all. A reader takes the current number as its mark before it reads Redis. Its answer is put
+ * only if nothing on its stripe was invalidated, and nothing flushed, after the mark; the check and the put are one
+ * atomic step on the key, and an invalidation's removal of that key waits for it, so an older value is never
+ * visible once the invalidation has been handled (a put that checked and then inserted, in two steps, left it
+ * visible for a moment after the removal). A flush cannot remove atomically what is being put while it runs, so
+ * an entry also remembers its mark and is not served when a flush came after it. A stripe shared with another key
+ * only costs a pending put, never an entry already kept.
  */
 abstract class NearEntries<V> implements NearCache<V> {
 
@@ -47,16 +50,16 @@ abstract class NearEntries<V> implements NearCache<V> {
         return events.get();
     }
 
-    /** The kept answer for {@code key}, or a miss when absent or invalidated since it was read. */
+    /** The kept answer for {@code key}, or a miss when absent or flushed since it was read. */
     final Lookup<V> lookup(String key) {
         Kept<V> kept = entries.getIfPresent(key);
-        return kept == null || stale(key, kept.mark()) ? Lookup.miss() : Lookup.of(kept.answer());
+        return kept == null || lastFlush.get() > kept.mark() ? Lookup.miss() : Lookup.of(kept.answer());
     }
 
     /** Keeps {@code answer}, read after {@code mark} was taken, unless it is already known to be stale. */
     final void keep(String key, Optional<V> answer, long mark) {
         if (!stale(key, mark)) {
-            entries.put(key, new Kept<>(mark, answer));
+            entries.asMap().compute(key, (k, old) -> stale(k, mark) ? old : new Kept<>(mark, answer));
         }
     }
 
