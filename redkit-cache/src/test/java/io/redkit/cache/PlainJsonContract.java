@@ -7,6 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -64,6 +68,29 @@ abstract class PlainJsonContract extends CacheFixture {
         assertThat(cache.get("g")).isEmpty();
         assertThat(source.loads.get()).isZero();
         assertThat(cache.stats().hits()).isEqualTo(2);
+    }
+
+    @Test
+    void aFillDoesNotOverwriteWhatAnotherClientWroteWhileItLoaded() throws Exception {
+        Redkit redkit = redkit();
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch written = new CountDownLatch(1);
+        CacheAside<String, String> cache = cache(redkit, b -> b.format(CacheFormat.PLAIN_JSON).loader(id -> {
+            loading.countDown();
+            assertThat(written.await(10, TimeUnit.SECONDS)).isTrue();
+            return Optional.of("read before the write");
+        }));
+        CompletableFuture<Optional<String>> read = CompletableFuture.supplyAsync(() -> cache.get("w"));
+        assertThat(loading.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // A service in another language updates its row and writes the entry; it knows nothing of redkit's lease.
+        deployment.serverOf(entryKey("w")).command("SET", entryKey("w"), "\"written meanwhile\"");
+        written.countDown();
+
+        assertThat(read.get(10, TimeUnit.SECONDS)).as("the caller gets its own load").contains("read before the write");
+        assertThat(stored(redkit, "w")).isEqualTo("\"written meanwhile\"");
+        assertThat(cache.stats().staleFillsPrevented()).isEqualTo(1);
+        assertThat(cache.get("w")).contains("written meanwhile");
     }
 
     @Test

@@ -132,7 +132,7 @@ final class Filler<K, V> {
                 continue;
             }
             if (status == ACQUIRED) {
-                return loadAndFill(key, entryKey, lease, token);
+                return loadAndFill(key, entryKey, lease, token, expect);
             }
             if (!waited) {
                 metrics.fillWait();
@@ -160,13 +160,16 @@ final class Filler<K, V> {
         }
         if (acquired) {
             metrics.earlyRefresh();
-            loadAndFill(key, entryKey, lease, token);
+            loadAndFill(key, entryKey, lease, token, null);
         }
         return acquired;
     }
 
-    /** Loads while holding the lease (kept alive meanwhile), then writes back if the lease still holds. */
-    private Fill<V> loadAndFill(K key, String entryKey, String lease, byte[] token) {
+    /**
+     * Loads while holding the lease (kept alive meanwhile), then writes back if the lease still holds and the entry
+     * is still {@code replaces} (what the miss found: nothing, or a rejected entry); {@code null} replaces anything.
+     */
+    private Fill<V> loadAndFill(K key, String entryKey, String lease, byte[] token, byte[] replaces) {
         SourceLoads.Loaded<V> loaded;
         EntryCodec.Stored stored;
         try (LeaseKeeper.Kept kept = keeper.keep(Map.of(lease, token))) {
@@ -182,8 +185,8 @@ final class Filler<K, V> {
         }
         long written;
         try {
-            written = redis.call(entryKey, ops -> ops.eval(FILL, List.of(entryKey, lease), token, stored.bytes(),
-                    ascii(stored.ttlMillis())));
+            written = redis.call(entryKey, ops -> ops.eval(FILL, List.of(entryKey, lease),
+                    fillArguments(token, stored, replaces)));
         } catch (GuardedRedis.Skipped e) {
             return new Fill<>(loaded.value(), false);
         }
@@ -228,7 +231,7 @@ final class Filler<K, V> {
             leases.forEach((entryKey, token) -> release(entryKey, lease(entryKey), token));
             throw e;
         }
-        writeBack(toLoad, missing, loaded, clock.nanoTime() - start, leases, done);
+        writeBack(toLoad, missing, loaded, clock.nanoTime() - start, leases, seen, done);
         return done;
     }
 
@@ -292,7 +295,7 @@ final class Filler<K, V> {
     }
 
     private void writeBack(Set<String> toLoad, Map<String, K> missing, Map<K, V> loaded, long nanos,
-            Map<String, byte[]> leases, Map<String, Fill<V>> done) {
+            Map<String, byte[]> leases, Map<String, byte[]> seen, Map<String, Fill<V>> done) {
         Map<String, CompletableFuture<Long>> writes = new LinkedHashMap<>();
         for (String entryKey : toLoad) {
             Optional<V> value = Optional.ofNullable(loaded.get(missing.get(entryKey)));
@@ -316,8 +319,9 @@ final class Filler<K, V> {
                 continue;
             }
             done.put(entryKey, new Fill<>(value, false));
+            byte[][] arguments = fillArguments(token, stored, seen.getOrDefault(entryKey, NOTHING));
             writes.put(entryKey, redis.callAsync(entryKey, ops -> ops.evalAsync(FILL,
-                    List.of(entryKey, lease(entryKey)), token, stored.bytes(), ascii(stored.ttlMillis()))));
+                    List.of(entryKey, lease(entryKey)), arguments)));
         }
         // All write-backs are on the wire before the first reply is awaited: one pipelined round trip.
         writes.forEach((entryKey, write) -> {
@@ -328,6 +332,13 @@ final class Filler<K, V> {
                 done.put(entryKey, new Fill<>(done.get(entryKey).value(), true));
             }
         });
+    }
+
+    /** fill.lua's arguments: without {@code replaces} the entry is written over whatever is there. */
+    private static byte[][] fillArguments(byte[] token, EntryCodec.Stored stored, byte[] replaces) {
+        byte[] ttl = ascii(stored.ttlMillis());
+        return replaces == null ? new byte[][] {token, stored.bytes(), ttl}
+                : new byte[][] {token, stored.bytes(), ttl, replaces};
     }
 
     private void release(String entryKey, String lease, byte[] token) {
