@@ -44,6 +44,17 @@ class StandaloneTrackingNearCacheIT extends TrackingNearCacheContract {
     }
 
     @Test
+    void aConnectionThatSpeaksResp2GetsTheChannelNotTrackingThatCouldNeverPush() {
+        // A server (or a proxy) without HELLO: the client falls back to RESP2, where CLIENT TRACKING ON is accepted
+        // but no invalidation can be pushed; tracked reads there would keep stale copies until their TTL.
+        try (RedisServer noHello = RedisServer.builder().arg("rename-command", "HELLO", "HELLO-" + name).start()) {
+            CacheAside<String, String> cache = tracked(redkit(b -> b.url(noHello.url())));
+            assertThat(((DefaultCacheAside<String, String>) cache).nearCacheInvalidation())
+                    .contains(NearCacheInvalidation.PUBSUB);
+        }
+    }
+
+    @Test
     void aServerThatRefusesTrackingGetsTheChannelAndTheLogSaysWhy() {
         redis.get().command("ACL", "SETUSER", "notrack-" + name, "on", ">pw-" + name, "~*", "&*", "+@all",
                 "-client|tracking");

@@ -15,11 +15,13 @@ import org.slf4j.LoggerFactory;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
+import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushListener;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
 import io.redkit.InvalidationListener;
 import io.redkit.RedisOps;
 import io.redkit.TrackedReads;
@@ -108,8 +110,21 @@ public final class TrackedConnection implements TrackedReads {
                 describe, owned);
         connection.addListener(tracked.pushes);
         connection.addListener(tracked.states);
-        tracked.first = tracked.enable();
+        tracked.first = resp2(connection) ? CompletableFuture.failedFuture(new UnsupportedOperationException(
+                "the connection speaks RESP2 (the server or a proxy refused HELLO 3): invalidations would need a"
+                        + " REDIRECT to a subscriber connection, which redkit does not offer"))
+                : tracked.enable();
         return tracked;
+    }
+
+    /*
+     * Over RESP2 the server accepts CLIENT TRACKING ON without REDIRECT but has no way to push an invalidation: the
+     * copies would never be dropped. Every server with CLIENT TRACKING speaks RESP3 (both came with Redis 6), so a
+     * RESP2 connection here means a proxy or a server whose HELLO is disabled.
+     */
+    private static boolean resp2(StatefulRedisConnection<String, byte[]> connection) {
+        return connection instanceof StatefulRedisConnectionImpl<String, byte[]> impl
+                && impl.getConnectionState().getNegotiatedProtocolVersion() != ProtocolVersion.RESP3;
     }
 
     private volatile CompletableFuture<String> first;
@@ -122,8 +137,8 @@ public final class TrackedConnection implements TrackedReads {
     /** What a failure to turn tracking on is reported as: the server's answer when it gave one. */
     TrackingRefusedException refused(Throwable failure, Duration wait) {
         if (failure instanceof ExecutionException e) {
-            return new TrackingRefusedException("the server refused " + describe + ": " + e.getCause().getMessage(),
-                    e.getCause());
+            Throwable answer = e.getCause() != null ? e.getCause() : e;
+            return new TrackingRefusedException("the server refused " + describe + ": " + answer.getMessage(), answer);
         }
         if (failure instanceof TimeoutException) {
             return new TrackingRefusedException("no answer to " + describe + " in " + wait, failure);
