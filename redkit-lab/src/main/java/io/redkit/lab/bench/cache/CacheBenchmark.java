@@ -128,11 +128,13 @@ public final class CacheBenchmark implements Benchmark {
 
     /**
      * Each near cache's pair of instances: redkit's by tracking (A's {@code invalidate}, and a foreign raw SET that
-     * only the server sees) and by pub/sub (A's {@code invalidate}), and Redisson's {@code RLocalCachedMap}.
+     * only the server sees), by broadcast tracking and by pub/sub (A's {@code invalidate}), and Redisson's
+     * {@code RLocalCachedMap}.
      */
-    private static List<NearInvalidation.Pair> invalidationPairs() {
+    static List<NearInvalidation.Pair> invalidationPairs() {
         return List.of(new RedkitNearPair(NearCacheInvalidation.TRACKING, false),
                 new RedkitNearPair(NearCacheInvalidation.TRACKING, true),
+                new RedkitNearPair(NearCacheInvalidation.TRACKING_BCAST, false),
                 new RedkitNearPair(NearCacheInvalidation.PUBSUB, false), new RedissonNearPair());
     }
 

@@ -2,12 +2,9 @@ package io.redkit.lab.bench.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import io.redkit.cache.NearCacheInvalidation;
 import io.redkit.lab.bench.BenchEnv;
 import io.redkit.lab.bench.Benchmark;
 import io.redkit.testing.RedisServer;
@@ -27,27 +24,25 @@ class NearInvalidationIT {
 
     @Test
     void everyPairCountsItsSamplesAndReportsPositiveOrderedLatencies() throws Exception {
-        List<NearInvalidation.Pair> pairs = List.of(new RedkitNearPair(NearCacheInvalidation.TRACKING, false),
-                new RedkitNearPair(NearCacheInvalidation.TRACKING, true),
-                new RedkitNearPair(NearCacheInvalidation.PUBSUB, false), new RedissonNearPair());
-
-        Benchmark.Extra extra = NearInvalidation.run(env(), pairs, SAMPLES);
+        Benchmark.Extra extra = NearInvalidation.run(env(), CacheBenchmark.invalidationPairs(), SAMPLES);
 
         assertThat(extra.field()).isEqualTo("near_invalidation");
         NearInvalidation.Report report = (NearInvalidation.Report) extra.json();
         assertThat(report.samples()).isEqualTo(SAMPLES);
         assertThat(report.rows()).extracting(NearInvalidation.Figures::impl).containsExactly("redkit-near-tracking",
-                "redkit-near-tracking-foreign-set", "redkit-near-pubsub", "redisson-local");
+                "redkit-near-tracking-foreign-set", "redkit-near-tracking-bcast", "redkit-near-pubsub",
+                "redisson-local");
         for (NearInvalidation.Figures f : report.rows()) {
             assertThat(f.measured() + f.lost()).as("%s", f).isEqualTo(SAMPLES);
             assertThat(f.measured()).as("%s", f).isPositive();
-            assertThat(f.p50Us()).as("%s", f).isPositive();
+            assertThat(f.minUs()).as("%s", f).isPositive();
+            assertThat(f.p50Us()).as("%s", f).isGreaterThanOrEqualTo(f.minUs());
             assertThat(f.p99Us()).as("%s", f).isGreaterThanOrEqualTo(f.p50Us());
             assertThat(f.maxUs()).as("%s", f).isGreaterThanOrEqualTo(f.p99Us());
         }
         assertThat(extra.latencies()).extracting(Benchmark.Latency::impl).containsExactlyElementsOf(
                 report.rows().stream().map(NearInvalidation.Figures::impl).toList());
-        assertThat(extra.rows()).hasSize(4).allSatisfy(row -> assertThat(row).hasSize(extra.header().size()));
+        assertThat(extra.rows()).hasSize(5).allSatisfy(row -> assertThat(row).hasSize(extra.header().size()));
     }
 
     private static BenchEnv env() {
