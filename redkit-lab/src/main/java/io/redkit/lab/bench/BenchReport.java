@@ -1,6 +1,7 @@
 package io.redkit.lab.bench;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
@@ -55,10 +56,23 @@ public record BenchReport(String bench, String description, String command, Stri
     }
 
     /**
-     * An aim the issue set, and whether this run met it: a throughput ratio's floor ({@code atLeast}) or an
-     * allocation ratio's ceiling ({@code atMost}, its {@code ratio} prefixed {@code alloc }); the other bound null.
+     * An aim the issue set, and whether this run met it: a throughput ratio's floor ({@code atLeast}), an
+     * allocation ratio's ceiling ({@code atMost}, its {@code ratio} prefixed {@code alloc }), or a latency's bound
+     * in µs ({@code atMost}, or {@code below} when strict; its {@code ratio} the figure's key,
+     * {@code hit:redkit-near-tracking@1 p50_us}); the other bounds null.
      */
-    public record AimResult(String ratio, Double value, Double atLeast, Double atMost, boolean met) {
+    public record AimResult(String ratio, Double value, Double atLeast, Double atMost, Double below, boolean met) {
+
+        /** A ratio's aim: a floor or a ceiling. */
+        public AimResult(String ratio, Double value, Double atLeast, Double atMost, boolean met) {
+            this(ratio, value, atLeast, atMost, null, met);
+        }
+
+        /** The bound's sign and value, e.g. {@code ≥ 0.95}, {@code < 1.00}. */
+        public String bound() {
+            return atLeast != null ? String.format(Locale.ROOT, "≥ %.2f", atLeast) : atMost != null
+                    ? String.format(Locale.ROOT, "≤ %.2f", atMost) : String.format(Locale.ROOT, "< %.2f", below);
+        }
     }
 
     /** The redis-benchmark figures for the same command, or why there are none. */

@@ -76,9 +76,11 @@ public final class BenchRun {
         Map<String, Double> allocation = Ratios.allocation(benchmark, rows);
         BenchReport.Settings s = new BenchReport.Settings(settings.callers(), settings.rounds(),
                 settings.round().toMillis(), settings.warmup().toMillis(), settings.preset());
+        List<BenchReport.AimResult> aims = new ArrayList<>(Ratios.aims(benchmark, ratios, allocation));
+        aims.addAll(Ratios.latencyAims(benchmark, rows, extras));
         return new BenchReport(benchmark.name(), benchmark.description(), command, env.describe(), startedAt,
                 (System.nanoTime() - start) / 1_000_000, s, Machine.describe(loadStart), benchmark.ops(), rows,
-                ratios, allocation, Ratios.aims(benchmark, ratios, allocation), ceiling, peers, extras);
+                ratios, allocation, aims, ceiling, peers, extras);
     }
 
     private List<Row> measure(String op, List<Contender> contenders, int callers) throws InterruptedException {

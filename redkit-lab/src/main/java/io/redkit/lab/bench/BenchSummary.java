@@ -94,6 +94,14 @@ final class BenchSummary {
         return byOp;
     }
 
+    /** How a missed aim missed its bound: under its floor, over its ceiling, or not below its strict bound. */
+    private static String missedBound(JsonNode aim) {
+        if (aim.hasNonNull("at_least")) {
+            return " < " + aim.path("at_least").asText();
+        }
+        return aim.hasNonNull("at_most") ? " > " + aim.path("at_most").asText() : " ≥ " + aim.path("below").asText();
+    }
+
     private static String aims(JsonNode aims) {
         int met = 0;
         List<String> missed = new ArrayList<>();
@@ -102,7 +110,7 @@ final class BenchSummary {
                 met++;
             } else {
                 missed.add(aim.path("ratio").asText() + " " + String.format(Locale.ROOT, "%.2f", aim.path("value")
-                        .asDouble()) + " < " + aim.path("at_least").asText());
+                        .asDouble()) + missedBound(aim));
             }
         }
         String count = met + " of " + aims.size();

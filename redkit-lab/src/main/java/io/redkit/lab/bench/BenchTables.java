@@ -79,8 +79,7 @@ final class BenchTables {
                 + " Netty, the library's own) and spent in CPU (GC and JIT included; redis-server not) over the"
                 + " measured rounds, per call");
         for (AimResult aim : report.aims()) {
-            notes.add(String.format(Locale.ROOT, "aim %s %s %.2f: %s (%s)", aim.ratio(),
-                    aim.atMost() != null ? "≤" : "≥", aim.atMost() != null ? aim.atMost() : aim.atLeast(),
+            notes.add(String.format(Locale.ROOT, "aim %s %s: %s (%s)", aim.ratio(), aim.bound(),
                     aim.value() == null ? "not measured" : String.format(Locale.ROOT, "%.3f", aim.value()),
                     aim.met() ? "met" : "NOT met"));
         }

@@ -51,16 +51,74 @@ public interface Benchmark {
         return List.of();
     }
 
+    /** Latencies the issue bounds (a near-cache hit's p50, an invalidation's p99), checked and reported beside. */
+    default List<LatencyAim> latencyAims() {
+        return List.of();
+    }
+
     /**
      * One extra measurement: {@code json} under the report field {@code field} (snake_case, e.g. {@code miss_storm}),
      * and the same as a table with a title for the Markdown and the plain-text output.
      */
-    record Extra(String field, String title, List<String> header, List<List<String>> rows, Object json) {
+    record Extra(String field, String title, List<String> header, List<List<String>> rows, Object json,
+            List<Latency> latencies) {
 
         /** Copies the lists. */
         public Extra {
             header = List.copyOf(header);
             rows = rows.stream().map(List::copyOf).toList();
+            latencies = List.copyOf(latencies);
+        }
+
+        /** An extra with no latency a {@link LatencyAim} could bound. */
+        public Extra(String field, String title, List<String> header, List<List<String>> rows, Object json) {
+            this(field, title, header, rows, json, List.of());
+        }
+    }
+
+    /**
+     * The latency figures of {@code impl} at {@code callers} in {@code op}: an op's row, or an extra's measurement
+     * (its {@code op} then the extra's field, e.g. {@code near_invalidation}).
+     */
+    record Latency(String op, String impl, int callers, double p50Us, double p99Us, double maxUs) {
+    }
+
+    /**
+     * A bound on one latency figure, in µs: {@code op:impl@callers p50_us} at most {@code boundUs}, or with
+     * {@code below} less than it (a near-cache hit p50 &lt; 1 µs, an invalidation p99 ≤ 1000 µs).
+     */
+    record LatencyAim(String op, String impl, int callers, Percentile percentile, double boundUs, boolean below) {
+
+        /** The figure's key in the report's aims, e.g. {@code hit:redkit-near-tracking@1 p50_us}. */
+        public String key() {
+            return op + ":" + impl + "@" + callers + " " + percentile.field;
+        }
+
+        /** The aim at each caller count of {@link Aim#RAW_CALLERS}. */
+        public static List<LatencyAim> atRawCallers(String op, String impl, Percentile percentile, double boundUs,
+                boolean below) {
+            return Aim.RAW_CALLERS.stream().map(c -> new LatencyAim(op, impl, c, percentile, boundUs, below))
+                    .toList();
+        }
+    }
+
+    /** A latency percentile, named as its JSON field. */
+    enum Percentile {
+        P50("p50_us"), P99("p99_us"), MAX("max_us");
+
+        final String field;
+
+        Percentile(String field) {
+            this.field = field;
+        }
+
+        /** This percentile of {@code latency}. */
+        public double of(Latency latency) {
+            return switch (this) {
+                case P50 -> latency.p50Us();
+                case P99 -> latency.p99Us();
+                case MAX -> latency.maxUs();
+            };
         }
     }
 

@@ -99,6 +99,28 @@ final class Ratios {
         return results;
     }
 
+    /**
+     * Each latency aim of the benchmark, checked against the figure it names: an op's row, or an extra's latency.
+     * An aim whose figure this run did not measure is left out, as above.
+     */
+    static List<AimResult> latencyAims(Benchmark benchmark, List<Row> rows, List<Benchmark.Extra> extras) {
+        List<Benchmark.Latency> measured = new ArrayList<>();
+        rows.forEach(r -> measured.add(new Benchmark.Latency(r.op(), r.impl(), r.callers(), r.p50Us(), r.p99Us(),
+                r.maxUs())));
+        extras.forEach(e -> measured.addAll(e.latencies()));
+        List<AimResult> results = new ArrayList<>();
+        for (Benchmark.LatencyAim aim : benchmark.latencyAims()) {
+            measured.stream().filter(l -> l.op().equals(aim.op()) && l.impl().equals(aim.impl())
+                    && l.callers() == aim.callers()).findFirst().ifPresent(l -> {
+                        double value = aim.percentile().of(l);
+                        results.add(aim.below()
+                                ? new AimResult(aim.key(), value, null, null, aim.boundUs(), value < aim.boundUs())
+                                : new AimResult(aim.key(), value, null, aim.boundUs(), null, value <= aim.boundUs()));
+                    });
+        }
+        return results;
+    }
+
     static String key(String prefix, String subject, String other, int callers) {
         return prefix + subject + "/" + other + "@" + callers;
     }

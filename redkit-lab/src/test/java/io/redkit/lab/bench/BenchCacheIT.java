@@ -25,7 +25,9 @@ import io.redkit.lab.LabMain;
 class BenchCacheIT {
 
     private static final List<String> IMPLS = List.of("redkit", "lettuce+jackson", "spring", "redisson",
-            "redkit-near", "redkit-plain-pttl", "redkit-plain-get");
+            "redkit-near-tracking", "redkit-near-pubsub", "redisson-local", "redkit-plain-pttl", "redkit-plain-get");
+    private static final List<String> INVALIDATED = List.of("redkit-near-tracking",
+            "redkit-near-tracking-foreign-set", "redkit-near-tracking-bcast", "redkit-near-pubsub", "redisson-local");
 
     @TempDir
     Path out;
@@ -62,14 +64,33 @@ class BenchCacheIT {
         assertThat(storm.path("callers").asInt()).isEqualTo(64);
         assertThat(storm.path("loader_ms").asInt()).isPositive();
         assertThat(storm.path("loads").path("redkit").asInt()).as("redkit loads in the miss storm").isEqualTo(1);
-        assertThat(storm.path("loads").path("redkit-near").asInt()).isEqualTo(1);
-        for (String impl : List.of("lettuce+jackson", "spring", "spring-locking", "redisson")) {
+        assertThat(storm.path("loads").path("redkit-near-tracking").asInt()).isEqualTo(1);
+        assertThat(storm.path("loads").path("redkit-near-pubsub").asInt()).isEqualTo(1);
+        for (String impl : List.of("lettuce+jackson", "spring", "spring-locking", "redisson", "redisson-local")) {
             assertThat(storm.path("loads").path(impl).asInt()).as(impl).isBetween(1, 64);
         }
         storm.path("answered").forEach(n -> assertThat(n.asInt()).isEqualTo(64));
 
+        JsonNode invalidation = json.path("near_invalidation");
+        int samples = invalidation.path("samples").asInt();
+        assertThat(samples).isPositive();
+        assertThat(invalidation.path("rows").findValuesAsText("impl")).isEqualTo(INVALIDATED);
+        for (JsonNode row : invalidation.path("rows")) {
+            assertThat(row.path("measured").asInt() + row.path("lost").asInt()).as("%s", row).isEqualTo(samples);
+            assertThat(row.path("measured").asInt()).as("%s", row).isPositive();
+            assertThat(row.path("p50_us").asDouble()).as("%s", row).isPositive();
+            assertThat(row.path("p99_us").asDouble()).as("%s", row).isGreaterThanOrEqualTo(row.path("p50_us")
+                    .asDouble());
+            assertThat(row.path("max_us").asDouble()).as("%s", row).isGreaterThanOrEqualTo(row.path("p99_us")
+                    .asDouble());
+        }
+        assertThat(json.path("aims").findValuesAsText("ratio")).contains(
+                "near_invalidation:redkit-near-tracking@1 p99_us", "near_invalidation:redkit-near-pubsub@1 p99_us",
+                "hit:redkit-near-tracking@1 p50_us", "hit:redkit-near-pubsub@64 p50_us");
+
         assertThat(Files.exists(out.resolve("cache.json"))).isTrue();
-        assertThat(Files.readString(out.resolve("cache.md"))).contains("miss storm", "| redkit | 1 |");
+        assertThat(Files.readString(out.resolve("cache.md"))).contains("miss storm", "| redkit | 1 |",
+                "near-cache invalidation");
         assertThat(Files.exists(out.resolve("cache.png"))).isTrue();
     }
 }

@@ -52,6 +52,25 @@ class RatiosTest {
     }
 
     @Test
+    void aLatencyAimBoundsARowsOrAnExtrasFigureStrictlyOrNotAndAnUnmeasuredOneIsLeftOut() {
+        Benchmark bench = bench(List.of(), List.of(
+                new Benchmark.LatencyAim("get", "near", 1, Benchmark.Percentile.P50, 1.0, true),
+                new Benchmark.LatencyAim("get", "near", 64, Benchmark.Percentile.P50, 1.0, true),
+                new Benchmark.LatencyAim("drop", "near", 1, Benchmark.Percentile.P99, 1000.0, false),
+                new Benchmark.LatencyAim("drop", "other", 1, Benchmark.Percentile.P99, 1000.0, false)));
+        Row hit = new Row("near", "get", 1, 100, 100, 100, List.of(100.0), 1.0, 2.0, 3.0, 4.0, 10, 0, null, null,
+                null);
+        Benchmark.Extra drop = new Benchmark.Extra("drop", "t", List.of("impl"), List.of(List.of("near")), "json",
+                List.of(new Benchmark.Latency("drop", "near", 1, 200.0, 1000.0, 5000.0)));
+
+        List<AimResult> aims = Ratios.latencyAims(bench, List.of(hit), List.of(drop));
+
+        assertThat(aims).containsExactly(new AimResult("get:near@1 p50_us", 1.0, null, null, 1.0, false),
+                new AimResult("drop:near@1 p99_us", 1000.0, null, 1000.0, null, true));
+        assertThat(aims).extracting(AimResult::bound).containsExactly("< 1.00", "≤ 1000.00");
+    }
+
+    @Test
     void againstRawAimsCoverOneSixteenAndSixtyFourCallers() {
         assertThat(Benchmark.Aim.againstRaw("redkit", "raw")).extracting(Benchmark.Aim::callers,
                 Benchmark.Aim::bound, Benchmark.Aim::allocation).containsExactly(
@@ -64,6 +83,10 @@ class RatiosTest {
     }
 
     private static Benchmark bench(List<Benchmark.Aim> aims) {
+        return bench(aims, List.of());
+    }
+
+    private static Benchmark bench(List<Benchmark.Aim> aims, List<Benchmark.LatencyAim> latencyAims) {
         return new Benchmark() {
             @Override
             public String name() {
@@ -88,6 +111,11 @@ class RatiosTest {
             @Override
             public List<Aim> aims() {
                 return aims;
+            }
+
+            @Override
+            public List<LatencyAim> latencyAims() {
+                return latencyAims;
             }
         };
     }

@@ -44,6 +44,13 @@ final class Products {
                 (int) (id * 7 % 1000), id % 10 != 0);
     }
 
+    /** The product with {@code id} at a revision, told from another by its {@code stock} (the near-cache op). */
+    static Product revision(long id, int revision) {
+        Product p = product(id);
+        return new Product(id, p.sku(), p.name(), p.description(), p.priceMinor(), p.currency(), revision,
+                p.active());
+    }
+
     /** A uniformly chosen preloaded id. */
     static Integer any(Caller caller) {
         return IDS[caller.nextInt(KEYS)];
