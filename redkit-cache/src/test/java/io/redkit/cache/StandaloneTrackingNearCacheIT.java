@@ -44,6 +44,29 @@ class StandaloneTrackingNearCacheIT extends TrackingNearCacheContract {
     }
 
     @Test
+    void debugRestartKeepsTheDataButEmptiesTheNearCacheAndTrackingComesBack() throws Exception {
+        try (RedisServer server = RedisServer.builder().arg("enable-debug-command", "yes").start()) {
+            CacheAside<String, String> cache = tracked(redkit(b -> b.url(server.url())));
+            source.rows.put("r", "v1");
+            warm(cache, "r", "v1");
+            long resets = ((DefaultCacheAside<String, String>) cache).nearCacheFlushes();
+
+            try {
+                server.command("DEBUG", "RESTART"); // saves, closes every connection, starts again on its data
+            } catch (RuntimeException dropped) {
+                // The admin connection is one of those closed: no reply is the expected answer.
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    ((DefaultCacheAside<String, String>) cache).nearCacheFlushes() >= resets + 2);
+            server.command("SET", entryKey("r"), "\"v2\""); // kept across the restart, so only a write changes it
+            delivered(cache);
+
+            assertThat(cache.get("r")).contains("v2");
+            warm(cache, "r", "v2");
+        }
+    }
+
+    @Test
     void aConnectionThatSpeaksResp2GetsTheChannelNotTrackingThatCouldNeverPush() {
         // A server (or a proxy) without HELLO: the client falls back to RESP2, where CLIENT TRACKING ON is accepted
         // but no invalidation can be pushed; tracked reads there would keep stale copies until their TTL.
