@@ -107,7 +107,9 @@ public final class LettuceConnector {
         }
         builder.withDatabase(config.database());
         RedisURI uri = uri(config, builder);
-        RedisClient standalone = RedisClient.create(resources, uri);
+        // Lettuce's client, with connections that leave the sync and reactive facades to first use (a fresh JVM's
+        // first connect spent most of its time building them; redkit sends through async()).
+        RedisClient standalone = new LazyFacadeRedisClient(resources, uri);
         standalone.setOptions(clientOptions(config).build());
         return new LettuceConnector(config, standalone, uri, resources);
     }
