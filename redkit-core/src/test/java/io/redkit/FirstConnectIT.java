@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.redkit.testing.DeploymentExtension;
+import io.redkit.testing.RedisCluster;
 import io.redkit.testing.RedisServerExtension;
 
 /**
@@ -23,26 +25,49 @@ class FirstConnectIT {
     @RegisterExtension
     static final RedisServerExtension redis = RedisServerExtension.standalone();
 
+    @RegisterExtension
+    static final DeploymentExtension<RedisCluster> cluster = DeploymentExtension.cluster();
+
+    @TempDir
+    Path dir;
+
     @Test
-    void firstConnectAndReadBuildNeitherTheSyncNorTheReactiveFacade(@TempDir Path dir)
+    void firstConnectAndReadBuildNeitherTheSyncNorTheReactiveFacade() throws IOException, InterruptedException {
+        List<String> loaded = loadedByFirstConnect(redis.url());
+
+        // The sync facade is a Proxy over RedisCommands, the reactive one a RedisReactiveCommandsImpl.
+        assertThat(loaded).noneMatch(line -> line.contains(" io.lettuce.core.api.sync.RedisCommands "))
+                .noneMatch(line -> line.contains(" io.lettuce.core.RedisReactiveCommandsImpl "));
+    }
+
+    @Test
+    void clusterFirstConnectAndReadBuildNeitherFacadeOnTheClusterNorOnANodeConnection()
             throws IOException, InterruptedException {
+        List<String> loaded = loadedByFirstConnect(cluster.url());
+
+        assertThat(loaded)
+                .noneMatch(line -> line.contains(" io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands "))
+                .noneMatch(line -> line.contains(" io.lettuce.core.cluster.RedisAdvancedClusterReactiveCommandsImpl "))
+                .noneMatch(line -> line.contains(" io.lettuce.core.api.sync.RedisCommands "))
+                .noneMatch(line -> line.contains(" io.lettuce.core.RedisReactiveCommandsImpl "));
+    }
+
+    /** The class-loading log of a fresh JVM that ran {@link Probe} against {@code url}. */
+    private List<String> loadedByFirstConnect(String url) throws IOException, InterruptedException {
         Path classes = dir.resolve("classes.log");
         Path out = dir.resolve("out.log");
         Process probe = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xlog:class+load=info:file=" + classes, "-cp", System.getProperty("java.class.path"),
-                Probe.class.getName(), redis.url())
+                Probe.class.getName(), url)
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         // A bound for a hung child only; the outcome is read from what it loaded, not from how long it took.
         assertThat(probe.waitFor(2, TimeUnit.MINUTES)).as("probe exited").isTrue();
         assertThat(probe.exitValue()).as(Files.readString(out)).isZero();
         assertThat(Files.readString(out)).contains("reply=empty");
-
         List<String> loaded = Files.readAllLines(classes);
-        assertThat(loaded).as("the redkit and Lettuce classes of the first connect were logged")
-                .anyMatch(line -> line.contains(" io.lettuce.core.RedisAsyncCommandsImpl "));
-        // The sync facade is a Proxy over RedisCommands, the reactive one a RedisReactiveCommandsImpl.
-        assertThat(loaded).noneMatch(line -> line.contains(" io.lettuce.core.api.sync.RedisCommands "))
-                .noneMatch(line -> line.contains(" io.lettuce.core.RedisReactiveCommandsImpl "));
+        assertThat(loaded).as("the Lettuce classes of the first connect were logged")
+                .anyMatch(line -> line.contains(" io.lettuce.core.AbstractRedisAsyncCommands "));
+        return loaded;
     }
 
     /** Connects, reads a key that does not exist and closes: the path of a service's first request. */

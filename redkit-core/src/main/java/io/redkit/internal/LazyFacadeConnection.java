@@ -24,9 +24,10 @@ import io.lettuce.core.protocol.PushHandler;
  */
 final class LazyFacadeConnection<K, V> extends StatefulRedisConnectionImpl<K, V> {
 
-    private final Object facadeLock = new Object();
-    private RedisCommands<K, V> syncFacade; // guarded by facadeLock
-    private RedisReactiveCommands<K, V> reactiveFacade; // guarded by facadeLock
+    private final LazyFacade<RedisCommands<K, V>> syncFacade =
+            new LazyFacade<>(() -> super.newRedisSyncCommandsImpl());
+    private final LazyFacade<RedisReactiveCommands<K, V>> reactiveFacade =
+            new LazyFacade<>(() -> super.newRedisReactiveCommandsImpl());
 
     LazyFacadeConnection(RedisChannelWriter writer, PushHandler pushHandler, RedisCodec<K, V> codec,
             Duration timeout, Supplier<JsonParser> parser) {
@@ -44,21 +45,13 @@ final class LazyFacadeConnection<K, V> extends StatefulRedisConnectionImpl<K, V>
         return null;
     }
 
-    /*
-     * A lock, not a lambda-built holder: a lambda's method type names RedisCommands, and resolving it loads the ~30
-     * command interfaces that the lazy build is meant to spare. Uncontended, as redkit never calls it on its path.
-     */
     @Override
     public RedisCommands<K, V> sync() {
-        synchronized (facadeLock) {
-            return syncFacade != null ? syncFacade : (syncFacade = super.newRedisSyncCommandsImpl());
-        }
+        return syncFacade.get();
     }
 
     @Override
     public RedisReactiveCommands<K, V> reactive() {
-        synchronized (facadeLock) {
-            return reactiveFacade != null ? reactiveFacade : (reactiveFacade = super.newRedisReactiveCommandsImpl());
-        }
+        return reactiveFacade.get();
     }
 }

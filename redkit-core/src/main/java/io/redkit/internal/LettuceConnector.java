@@ -84,7 +84,8 @@ public final class LettuceConnector {
             for (RedisEndpoint e : config.endpoints()) {
                 seeds.add(uri(config, RedisURI.Builder.redis(e.host(), e.port())));
             }
-            RedisClusterClient cluster = RedisClusterClient.create(resources, seeds);
+            // As for standalone below: Lettuce's client, whose connections leave sync and reactive to first use.
+            RedisClusterClient cluster = new LazyFacadeRedisClusterClient(resources, seeds);
             cluster.setOptions(ClusterClientOptions.builder(clientOptions(config).build())
                     .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                             .enablePeriodicRefresh(config.topologyRefreshPeriod())
