@@ -42,6 +42,8 @@ public final class TrackedClusterReads implements TrackedReads {
     private final InvalidationListener listener;
     private final Runnable refreshTopology;
     private final Map<String, TrackedConnection> nodes = new ConcurrentHashMap<>();
+    // The values of nodes, for tracking(), which a near cache asks on every hit: an array walk, no iterator.
+    private volatile TrackedConnection[] attached = new TrackedConnection[0];
     private volatile boolean closed;
 
     private TrackedClusterReads(StatefulRedisClusterConnection<String, byte[]> cluster,
@@ -72,12 +74,8 @@ public final class TrackedClusterReads implements TrackedReads {
             }
             return reads;
         } catch (ExecutionException | TimeoutException | InterruptedException | RuntimeException e) {
-            TrackedConnection any = reads.nodes.values().stream().findFirst().orElse(null);
             reads.close();
-            if (any == null && e instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw any == null ? new IllegalStateException(e) : any.refused(e, wait);
+            throw TrackedConnection.refused(prefixes, e, wait);
         }
     }
 
@@ -91,11 +89,26 @@ public final class TrackedClusterReads implements TrackedReads {
         return masters;
     }
 
+    private static String address(RedisClusterNode master) {
+        return master.getUri().getHost() + ":" + master.getUri().getPort();
+    }
+
     private TrackedConnection node(RedisClusterNode master) {
-        String address = master.getUri().getHost() + ":" + master.getUri().getPort();
-        return nodes.computeIfAbsent(address, a -> TrackedConnection.attach(
+        String address = address(master);
+        TrackedConnection known = nodes.get(address);
+        if (known != null) {
+            return known;
+        }
+        TrackedConnection node = nodes.computeIfAbsent(address, a -> TrackedConnection.attach(
                 cluster.getConnection(master.getUri().getHost(), master.getUri().getPort()), opsOf, prefixes,
                 listener, false));
+        snapshot();
+        return node;
+    }
+
+    /* Under a lock: each change is followed by a snapshot taken after it, so the last one written has them all. */
+    private synchronized void snapshot() {
+        attached = nodes.values().toArray(TrackedConnection[]::new);
     }
 
     private TrackedConnection nodeOf(String key) {
@@ -117,7 +130,7 @@ public final class TrackedClusterReads implements TrackedReads {
             return;
         }
         List<RedisClusterNode> masters = masters(cluster);
-        List<String> current = masters.stream().map(m -> m.getUri().getHost() + ":" + m.getUri().getPort()).toList();
+        List<String> current = masters.stream().map(TrackedClusterReads::address).toList();
         nodes.entrySet().removeIf(e -> {
             if (current.contains(e.getKey())) {
                 return false;
@@ -125,16 +138,18 @@ public final class TrackedClusterReads implements TrackedReads {
             e.getValue().close();
             return true;
         });
+        snapshot();
         listener.reset("the Cluster's slots moved");
         masters.forEach(this::node);
     }
 
     @Override
     public boolean tracking() {
-        if (closed || nodes.isEmpty()) {
+        TrackedConnection[] all = attached;
+        if (closed || all.length == 0) {
             return false;
         }
-        for (TrackedConnection node : nodes.values()) {
+        for (TrackedConnection node : all) {
             if (!node.tracking()) {
                 return false;
             }
@@ -221,6 +236,7 @@ public final class TrackedClusterReads implements TrackedReads {
         closed = true;
         nodes.values().forEach(TrackedConnection::close);
         nodes.clear();
+        snapshot();
         cluster.close();
     }
 

@@ -61,6 +61,7 @@ public final class TrackedConnection implements TrackedReads {
         }
     };
     private volatile boolean tracking;
+    private volatile CompletableFuture<String> first;
 
     private TrackedConnection(StatefulRedisConnection<String, byte[]> connection, RedisOps ops, TrackingArgs args,
             InvalidationListener listener, String describe, boolean owned) {
@@ -89,7 +90,7 @@ public final class TrackedConnection implements TrackedReads {
             return tracked;
         } catch (ExecutionException | TimeoutException | InterruptedException | RuntimeException e) {
             tracked.close();
-            throw tracked.refused(e, wait);
+            throw refused(prefixes, e, wait);
         }
     }
 
@@ -105,9 +106,8 @@ public final class TrackedConnection implements TrackedReads {
         if (!prefixes.isEmpty()) {
             args.bcast().prefixes(prefixes.toArray(String[]::new));
         }
-        String describe = prefixes.isEmpty() ? "CLIENT TRACKING ON" : "CLIENT TRACKING ON BCAST PREFIX " + prefixes;
         TrackedConnection tracked = new TrackedConnection(connection, opsOf.apply(connection), args, listener,
-                describe, owned);
+                describe(prefixes), owned);
         connection.addListener(tracked.pushes);
         connection.addListener(tracked.states);
         tracked.first = resp2(connection) ? CompletableFuture.failedFuture(new UnsupportedOperationException(
@@ -127,15 +127,18 @@ public final class TrackedConnection implements TrackedReads {
                 && impl.getConnectionState().getNegotiatedProtocolVersion() != ProtocolVersion.RESP3;
     }
 
-    private volatile CompletableFuture<String> first;
-
     /** The server's answer to the first {@code CLIENT TRACKING ON}. */
     CompletableFuture<String> confirmed() {
         return first;
     }
 
+    private static String describe(List<String> prefixes) {
+        return prefixes.isEmpty() ? "CLIENT TRACKING ON" : "CLIENT TRACKING ON BCAST PREFIX " + prefixes;
+    }
+
     /** What a failure to turn tracking on is reported as: the server's answer when it gave one. */
-    TrackingRefusedException refused(Throwable failure, Duration wait) {
+    static TrackingRefusedException refused(List<String> prefixes, Throwable failure, Duration wait) {
+        String describe = describe(prefixes);
         if (failure instanceof ExecutionException e) {
             Throwable answer = e.getCause() != null ? e.getCause() : e;
             return new TrackingRefusedException("the server refused " + describe + ": " + answer.getMessage(), answer);

@@ -58,9 +58,7 @@ abstract class NearEntries<V> implements NearCache<V> {
 
     /** Keeps {@code answer}, read after {@code mark} was taken, unless it is already known to be stale. */
     final void keep(String key, Optional<V> answer, long mark) {
-        if (!stale(key, mark)) {
-            entries.asMap().compute(key, (k, old) -> stale(k, mark) ? old : new Kept<>(mark, answer));
-        }
+        entries.asMap().compute(key, (k, old) -> stale(k, mark) ? old : new Kept<>(mark, answer));
     }
 
     private boolean stale(String key, long mark) {
