@@ -54,7 +54,12 @@ public final class KeySchema {
         if (parts == null || parts.length == 0) {
             throw new IllegalArgumentException("a key needs at least one part");
         }
-        StringBuilder sb = new StringBuilder(namespace.length() + 16).append(namespace).append(":{");
+        // Sized for the parts unescaped (ids mostly are): a session id's key outgrew a fixed guess and was copied.
+        int length = namespace.length() + 2 + parts.length;
+        for (String part : parts) {
+            length += part == null ? 0 : part.length();
+        }
+        StringBuilder sb = new StringBuilder(length).append(namespace).append(":{");
         appendParts(sb, parts);
         return sb.append('}').toString();
     }
@@ -81,7 +86,8 @@ public final class KeySchema {
      * {@code nameKey("a:b")} is {@code key("a", "b")}.
      */
     public String nameKey(String name) {
-        StringBuilder sb = new StringBuilder(namespace.length() + 24).append(namespace).append(":{");
+        StringBuilder sb = new StringBuilder(namespace.length() + 3 + (name == null ? 0 : name.length()))
+                .append(namespace).append(":{");
         escapeInto(sb, name, NAME_ESCAPES);
         return sb.append('}').toString();
     }
