@@ -197,11 +197,12 @@ public final class Redkit implements AutoCloseable {
     }
 
     /**
-     * Reads on a new connection the server tracks ({@code CLIENT TRACKING}, RESP3), for a near cache that the server
-     * itself invalidates: a write by any client, an expiry, an eviction or a flush reaches {@code listener}. With no
-     * {@code broadcastPrefixes} the server remembers each key read there (its tracking table, bounded by
-     * {@code tracking-table-max-keys}); with some, it tracks nothing per reader and announces every change of a key
-     * starting with one of them ({@code BCAST}). Under Sentinel the connection follows the master through a failover
+     * Reads on a new connection the server tracks ({@code CLIENT TRACKING}), for a near cache that the server itself
+     * invalidates: a write by any client, an expiry, an eviction or a flush reaches {@code listener}, pushed on that
+     * connection (RESP3), or, when it speaks RESP2, on a subscribed connection of its own ({@code REDIRECT};
+     * standalone and Sentinel only, refused on Cluster). With no {@code broadcastPrefixes} the server remembers each
+     * key read there (its tracking table, bounded by {@code tracking-table-max-keys}); with some, it tracks nothing
+     * per reader and announces every change of a key starting with one of them ({@code BCAST}). Under Sentinel the connection follows the master through a failover
      * and turns tracking on again; on Cluster each read goes to its slot's master on a tracked connection of its
      * own, and a topology change is a reset. The caller closes it.
      *
@@ -226,7 +227,7 @@ public final class Redkit implements AutoCloseable {
             return reads;
         }
         return TrackedConnection.open((StatefulRedisConnection<String, byte[]>) connection, opsOf, prefixes,
-                listener, config.connectTimeout());
+                listener, config.connectTimeout(), connector::connectPubSubAsync);
     }
 
     /**

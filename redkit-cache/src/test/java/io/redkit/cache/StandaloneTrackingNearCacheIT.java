@@ -67,13 +67,46 @@ class StandaloneTrackingNearCacheIT extends TrackingNearCacheContract {
     }
 
     @Test
-    void aConnectionThatSpeaksResp2GetsTheChannelNotTrackingThatCouldNeverPush() {
-        // A server (or a proxy) without HELLO: the client falls back to RESP2, where CLIENT TRACKING ON is accepted
-        // but no invalidation can be pushed; tracked reads there would keep stale copies until their TTL.
+    void aConnectionThatSpeaksResp2IsTrackedWithItsInvalidationsRedirected() throws Exception {
+        // A server (or a proxy) without HELLO: the client falls back to RESP2, where the server cannot push; it
+        // publishes the invalidations on a subscribed connection of redkit's instead (CLIENT TRACKING ... REDIRECT).
         try (RedisServer noHello = RedisServer.builder().arg("rename-command", "HELLO", "HELLO-" + name).start()) {
             CacheAside<String, String> cache = tracked(redkit(b -> b.url(noHello.url())));
-            assertThat(((DefaultCacheAside<String, String>) cache).nearCacheInvalidation())
-                    .contains(NearCacheInvalidation.PUBSUB);
+            DefaultCacheAside<String, String> inner = (DefaultCacheAside<String, String>) cache;
+            assertThat(inner.nearCacheInvalidation()).contains(NearCacheInvalidation.TRACKING);
+            source.rows.put("r", "v1");
+            warm(cache, "r", "v1");
+
+            noHello.command("SET", entryKey("r"), "\"v2\""); // not redkit's hand
+            delivered(cache);
+            assertThat(cache.get("r")).as("a foreign SET").contains("v2");
+
+            warm(cache, "r", "v2");
+            source.rows.put("r", "v3");
+            noHello.command("DEL", entryKey("r"));
+            delivered(cache);
+            assertThat(cache.get("r")).as("a foreign DEL").contains("v3");
+
+            warm(cache, "r", "v3");
+            source.rows.put("r", "v4");
+            long resets = inner.nearCacheFlushes();
+            noHello.command("FLUSHALL");
+            delivered(cache);
+            assertThat(cache.get("r")).as("a FLUSHALL").contains("v4");
+            assertThat(inner.nearCacheFlushes()).isGreaterThan(resets);
+
+            warm(cache, "r", "v4");
+            source.rows.put("r", "v5");
+            resets = inner.nearCacheFlushes();
+            noHello.kill();
+            noHello.restart(); // empty: it kept nothing on disk
+            await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                    .until(() -> cache.get("r").orElseThrow().equals("v5"));
+            warm(cache, "r", "v5");
+            noHello.command("SET", entryKey("r"), "\"v6\"");
+            delivered(cache);
+            assertThat(cache.get("r")).as("tracked again after the restart").contains("v6");
+            assertThat(inner.nearCacheFlushes()).isGreaterThanOrEqualTo(resets + 2); // the drop, then tracking on
         }
     }
 

@@ -192,6 +192,19 @@ public final class LettuceConnector {
     }
 
     /**
+     * Opens a pub/sub connection with {@code codec} to the server {@link #connect()} reaches (standalone, or the
+     * master under Sentinel), without blocking: for what is opened from the event loop.
+     *
+     * @throws IllegalStateException when the topology is Cluster
+     */
+    public <K, V> CompletableFuture<StatefulRedisPubSubConnection<K, V>> connectPubSubAsync(RedisCodec<K, V> codec) {
+        if (client instanceof RedisClient standalone) {
+            return standalone.connectPubSubAsync(codec, standaloneUri).toCompletableFuture();
+        }
+        throw new IllegalStateException("a Cluster client");
+    }
+
+    /**
      * Opens a Cluster pub/sub connection, for sharded pub/sub: its node connections are opened on demand, one
      * per shard a channel lives on.
      *

@@ -101,7 +101,7 @@ public final class TrackedClusterReads implements TrackedReads {
         }
         TrackedConnection node = nodes.computeIfAbsent(address, a -> TrackedConnection.attach(
                 cluster.getConnection(master.getUri().getHost(), master.getUri().getPort()), opsOf, prefixes,
-                listener, false));
+                listener, false, null));
         snapshot();
         return node;
     }
