@@ -31,7 +31,7 @@ class NearInvalidationIT {
         assertThat(report.samples()).isEqualTo(SAMPLES);
         assertThat(report.rows()).extracting(NearInvalidation.Figures::impl).containsExactly("redkit-near-tracking",
                 "redkit-near-tracking-foreign-set", "redkit-near-tracking-bcast", "redkit-near-pubsub",
-                "redisson-local");
+                "redisson-local", "lettuce-tracking-floor");
         for (NearInvalidation.Figures f : report.rows()) {
             assertThat(f.measured() + f.lost()).as("%s", f).isEqualTo(SAMPLES);
             assertThat(f.measured()).as("%s", f).isPositive();
@@ -42,7 +42,7 @@ class NearInvalidationIT {
         }
         assertThat(extra.latencies()).extracting(Benchmark.Latency::impl).containsExactlyElementsOf(
                 report.rows().stream().map(NearInvalidation.Figures::impl).toList());
-        assertThat(extra.rows()).hasSize(5).allSatisfy(row -> assertThat(row).hasSize(extra.header().size()));
+        assertThat(extra.rows()).hasSize(6).allSatisfy(row -> assertThat(row).hasSize(extra.header().size()));
     }
 
     private static BenchEnv env() {
