@@ -87,9 +87,11 @@ public final class Redkit implements AutoCloseable {
                     // redkit times commands itself, on the caller's thread (see RedkitMetrics).
                     .commandLatencyRecorder(CommandLatencyRecorder.disabled())
                     // One timer thread per client, shared with redkit's own deadlines; stopped by close().
-                    .timer(timer.netty())
-                    // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
-                    .nettyCustomizer(new FlushConsolidation());
+                    .timer(timer.netty());
+            if (config.consolidateFlushes()) {
+                // One socket write for the commands of many callers instead of one each (see FlushConsolidation).
+                resourceBuilder.nettyCustomizer(new FlushConsolidation());
+            }
             if (config.traceCommands()) {
                 resourceBuilder.tracing(new MicrometerTracing(config.observationRegistry(), config.name(), false));
             }

@@ -109,6 +109,9 @@ final class ClientSettings {
         if (p.getMaxReconnectDelay() != null) {
             b.maxReconnectDelay(p.getMaxReconnectDelay());
         }
+        if (p.getConsolidateFlushes() != null) {
+            b.consolidateFlushes(p.getConsolidateFlushes());
+        }
         RedkitProperties.Pool pool = p.getPool();
         b.dedicatedPool(new DedicatedPoolConfig(pool.getMaxSize(), pool.getMaxIdle(), pool.getMaxWait()));
         return b.meterRegistry(meters).build();

@@ -44,6 +44,8 @@ public class RedkitProperties {
 
     /** The longest pause between reconnect attempts; unset: 500ms (Lettuce's 30s outlasts a failover). */
     private Duration maxReconnectDelay;
+    /** One socket write for many callers' commands (see {@code RedkitConfig.Builder#consolidateFlushes}). */
+    private Boolean consolidateFlushes;
 
     /**
      * Whether every Redis command is traced too, beneath the operation that sent it (a lock acquire, a cache read),
@@ -92,6 +94,8 @@ public class RedkitProperties {
     public void setTopologyRefreshPeriod(Duration value) { this.topologyRefreshPeriod = value; }
     public Duration getMaxReconnectDelay() { return maxReconnectDelay; }
     public void setMaxReconnectDelay(Duration maxReconnectDelay) { this.maxReconnectDelay = maxReconnectDelay; }
+    public Boolean getConsolidateFlushes() { return consolidateFlushes; }
+    public void setConsolidateFlushes(Boolean consolidateFlushes) { this.consolidateFlushes = consolidateFlushes; }
     public Boolean getTraceCommands() { return traceCommands; }
     public void setTraceCommands(Boolean traceCommands) { this.traceCommands = traceCommands; }
     public Pool getPool() { return pool; }

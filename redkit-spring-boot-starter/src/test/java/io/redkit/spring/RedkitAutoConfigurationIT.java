@@ -18,6 +18,7 @@ import org.springframework.context.annotation.Configuration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.redkit.Redkit;
+import io.redkit.RedkitConfig;
 import io.redkit.cache.CacheAside;
 import io.redkit.limit.Limits;
 import io.redkit.lock.Lease;
@@ -113,6 +114,13 @@ class RedkitAutoConfigurationIT {
                 assertThat(messages(context.getStartupFailure())).contains("maxIdle must be 0-5 (maxSize), was 10"));
         connected().withPropertyValues("redkit.name=two words").run(context ->
                 assertThat(messages(context.getStartupFailure())).contains("name must be"));
+    }
+
+    @Test
+    void flushesAreConsolidatedOnlyWhenThePropertyAsks() {
+        connected().run(context -> assertThat(context.getBean(RedkitConfig.class).consolidateFlushes()).isFalse());
+        connected().withPropertyValues("redkit.consolidate-flushes=true").run(context ->
+                assertThat(context.getBean(RedkitConfig.class).consolidateFlushes()).isTrue());
     }
 
     @Test
