@@ -16,8 +16,8 @@ import io.redkit.lab.bench.BenchReport.Row;
 
 /**
  * Runs one benchmark: for each op and each caller count, every contender gets a warm-up, then the contenders take
- * turns round after round (A B C, B C A, C A B …, so none always runs first or last), then redis-benchmark runs
- * the same command at the same concurrency for the ceiling.
+ * turns round after round (see {@link #order}: none always first, last, or after the same one), then
+ * redis-benchmark runs the same command at the same concurrency for the ceiling.
  */
 public final class BenchRun {
 
@@ -98,8 +98,7 @@ public final class BenchRun {
                 }
             }
             for (int r = 0; r < settings.rounds(); r++) {
-                for (int k = 0; k < n; k++) {
-                    int i = (r + k) % n;
+                for (int i : order(r, n)) {
                     RoundRunner.Round round = runner.run(contenders.get(i), settings.round());
                     rounds.get(i).add(round);
                     progress.show(String.format(Locale.ROOT, "[%s %s] %d callers: round %d/%d %-14s %,10.0f ops/s",
@@ -113,6 +112,21 @@ public final class BenchRun {
             rows.add(row(contenders.get(i).name(), op, callers, rounds.get(i)));
         }
         return rows;
+    }
+
+    /**
+     * The contenders' turns in round {@code round}: each round starts one further along (A B C D, B A D C, C D A B,
+     * D C B A …) and every other round runs backwards, so that no contender always runs first or last, nor always
+     * right after the same one. Always after the same one, a contender inherits that one's leftovers each round (its
+     * garbage to collect, its keys expiring on the server): a bias that forward turns alone (A B C, B C A …) keep.
+     */
+    static int[] order(int round, int n) {
+        int[] order = new int[n];
+        int step = round % 2 == 0 ? 1 : n - 1;
+        for (int k = 0; k < n; k++) {
+            order[k] = (round + k * step) % n;
+        }
+        return order;
     }
 
     private static Row row(String impl, String op, int callers, List<RoundRunner.Round> rounds) {
