@@ -378,10 +378,11 @@ public final class RedkitConfig {
         /**
          * Holds back the socket flush of each command until the event loop has taken every command queued meanwhile,
          * so that many callers' commands leave in one {@code writev} (Netty's {@code FlushConsolidationHandler}).
-         * Off by default, as in Lettuce. On a client with many callers per connection it saves CPU: 10-35% less
-         * client CPU per op in {@code bench lock} and {@code bench limit} at 64 callers, and a quarter more lock
-         * cycles per second; but where Redis is the bottleneck the replies come back in convoys, and rate-limit
-         * decisions over 10,000 keys and session loads lost 5-19% of their throughput against raw Lettuce.
+         * Off by default, as in Lettuce. On a client with many callers per connection it saves CPU: at 64 callers
+         * 10-20% less client CPU per op on lock cycles and session loads, 20-40% on rate-limit decisions over
+         * 10,000 keys (none on one hot key), and about a fifth more lock cycles per second; but where Redis is the
+         * bottleneck the replies come back in convoys, and rate-limit decisions over 10,000 keys and session loads
+         * lost 5-19% of their throughput against raw Lettuce.
          */
         public Builder consolidateFlushes(boolean value) {
             this.consolidateFlushes = value;

@@ -13,7 +13,7 @@ import io.netty.handler.flush.FlushConsolidationHandler;
  * progress waits for the end of the read, and one asked for otherwise runs after the tasks already queued
  * (at most {@value FlushConsolidationHandler#DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES} writes are held back). A lone
  * caller sees its command leave one task later, within the same turn of the loop. Only with
- * {@code RedkitConfig.consolidateFlushes(true)}: it saves client CPU (10-35% per op at 64 callers) but where the server
+ * {@code RedkitConfig.consolidateFlushes(true)}: it saves client CPU (10-40% per op at 64 callers) but where the server
  * is the bottleneck the replies come back in convoys (rate-limit decisions over 10,000 keys: 0.81-0.91 of raw
  * Lettuce's throughput with it, 0.96-0.99 without, same runs).
  */
