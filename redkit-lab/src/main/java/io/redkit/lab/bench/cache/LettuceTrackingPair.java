@@ -1,7 +1,5 @@
 package io.redkit.lab.bench.cache;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -63,9 +61,9 @@ final class LettuceTrackingPair implements Pair {
                 copies.clear();
                 return;
             }
+            // Decoded to strings, the nested list of keys too (as TrackedConnection reads them).
             for (Object key : (List<?>) keys) {
-                copies.remove(key instanceof ByteBuffer bytes ? StandardCharsets.UTF_8.decode(bytes).toString()
-                        : String.valueOf(key));
+                copies.remove(key);
             }
         });
         a = connectionA.sync();
