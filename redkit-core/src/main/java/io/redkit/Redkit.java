@@ -204,9 +204,9 @@ public final class Redkit implements AutoCloseable {
      * connection (RESP3), or, when it speaks RESP2, on a subscribed connection of its own ({@code REDIRECT};
      * standalone and Sentinel only, refused on Cluster). With no {@code broadcastPrefixes} the server remembers each
      * key read there (its tracking table, bounded by {@code tracking-table-max-keys}); with some, it tracks nothing
-     * per reader and announces every change of a key starting with one of them ({@code BCAST}). Under Sentinel the connection follows the master through a failover
-     * and turns tracking on again; on Cluster each read goes to its slot's master on a tracked connection of its
-     * own, and a topology change is a reset. The caller closes it.
+     * per reader and announces every change of a key starting with one of them ({@code BCAST}). Under Sentinel the
+     * connection follows the master through a failover and turns tracking on again; on Cluster each read goes to its
+     * slot's master on a tracked connection of its own, and a topology change is a reset. The caller closes it.
      *
      * @throws TrackingRefusedException when the server refuses tracking (its answer in the message)
      * @throws RedisUnavailableException when no connection can be opened
