@@ -39,8 +39,6 @@ public final class JacksonCodec<V> implements CacheCodec<V> {
         return new JacksonCodec<>(json.bind(Objects.requireNonNull(type, "type")));
     }
 
-
-
     @Override
     public byte[] encode(V value) throws Exception {
         return binding.write(value);
@@ -49,5 +47,10 @@ public final class JacksonCodec<V> implements CacheCodec<V> {
     @Override
     public V decode(byte[] bytes) throws Exception {
         return binding.read(bytes);
+    }
+
+    @Override
+    public V decode(byte[] bytes, int offset, int length) throws Exception {
+        return binding.read(bytes, offset, length);
     }
 }

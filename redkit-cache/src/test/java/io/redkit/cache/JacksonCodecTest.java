@@ -19,4 +19,29 @@ class JacksonCodecTest {
 
         assertThat(codec.decode(codec.encode(value))).isEqualTo(value);
     }
+
+    @Test
+    void aSliceIsReadInPlaceAndTheDefaultMethodCopiesItForACodecWithoutOne() throws Exception {
+        JacksonCodec<Stamped> jackson = JacksonCodec.of(Stamped.class);
+        Stamped value = new Stamped("b", Instant.parse("2026-12-07T08:00:00Z"), LocalDate.of(2026, 12, 7));
+        byte[] json = jackson.encode(value);
+        byte[] framed = new byte[json.length + 7];
+        java.util.Arrays.fill(framed, (byte) '{'); // not JSON: a reader that strays past the slice fails
+        System.arraycopy(json, 0, framed, 5, json.length);
+        CacheCodec<Stamped> wholeArraysOnly = new CacheCodec<>() {
+            @Override
+            public byte[] encode(Stamped v) throws Exception {
+                return jackson.encode(v);
+            }
+
+            @Override
+            public Stamped decode(byte[] bytes) throws Exception {
+                return jackson.decode(bytes);
+            }
+        };
+
+        assertThat(jackson.decode(framed, 5, json.length)).isEqualTo(value);
+        assertThat(wholeArraysOnly.decode(framed, 5, json.length)).isEqualTo(value);
+        assertThat(wholeArraysOnly.decode(json, 0, json.length)).isEqualTo(value);
+    }
 }

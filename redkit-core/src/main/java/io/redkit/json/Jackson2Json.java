@@ -58,6 +58,11 @@ public final class Jackson2Json implements Json {
             public T read(byte[] bytes) throws Exception {
                 return reader.readValue(bytes);
             }
+
+            @Override
+            public T read(byte[] bytes, int offset, int length) throws Exception {
+                return reader.readValue(bytes, offset, length);
+            }
         };
     }
 

@@ -66,6 +66,11 @@ public final class Jackson3Json implements Json {
             public T read(byte[] bytes) {
                 return reader.readValue(bytes);
             }
+
+            @Override
+            public T read(byte[] bytes, int offset, int length) {
+                return reader.readValue(bytes, offset, length);
+            }
         };
     }
 

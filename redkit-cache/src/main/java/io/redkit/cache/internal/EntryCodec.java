@@ -88,7 +88,8 @@ final class EntryCodec<V> {
         }
         if (plain) {
             boolean refresh = remaining.isPresent() && refreshEarly(remaining.get().toMillis(), recentLoadMillis);
-            return PlainJson.isNull(bytes) ? new Lookup.KnownAbsent<>(refresh) : decoded(bytes, bytes, refresh);
+            return PlainJson.isNull(bytes) ? new Lookup.KnownAbsent<>(refresh)
+                    : decoded(bytes, 0, bytes.length, bytes, refresh);
         }
         Envelope.Decoded d = Envelope.decode(bytes, version);
         switch (d.status()) {
@@ -104,16 +105,16 @@ final class EntryCodec<V> {
                 return new Lookup.KnownAbsent<>(refreshEarly(d));
             }
             default -> {
-                return decoded(d.payload(), bytes, refreshEarly(d));
+                return decoded(d.source(), d.offset(), d.length(), bytes, refreshEarly(d));
             }
         }
     }
 
     /** A hit on the codec's value, or a miss (counted) when the payload does not decode to one. */
-    private Lookup<V> decoded(byte[] payload, byte[] bytes, boolean refreshEarly) {
+    private Lookup<V> decoded(byte[] payload, int offset, int length, byte[] bytes, boolean refreshEarly) {
         V value;
         try {
-            value = codec.decode(payload);
+            value = codec.decode(payload, offset, length);
         } catch (Exception e) {
             metrics.decodeError();
             log.debug("cache '{}': entry did not decode, reloading: {}", cache, e.toString());

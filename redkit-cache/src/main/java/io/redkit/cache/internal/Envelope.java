@@ -42,15 +42,25 @@ public final class Envelope {
     /** What a stored entry turned out to be. */
     public enum Status { VALUE, NOT_FOUND, CORRUPT, OTHER_VERSION }
 
-    /** A decoded entry; {@code payload} is inflated already, and null unless VALUE. */
-    public record Decoded(Status status, long expiresAtMillis, int recomputeMillis, byte[] payload) {
+    /**
+     * A decoded entry. A VALUE's payload, inflated already, is {@code length} bytes of {@code source} from {@code
+     * offset}: the entry's own array when it was stored as is, so that a hit decodes it where it lies instead of
+     * copying it first (the copy was 12% of a batch read's CPU on {@code bench cache}). Null unless VALUE.
+     */
+    public record Decoded(Status status, long expiresAtMillis, int recomputeMillis, byte[] source, int offset,
+            int length) {
 
-        static final Decoded CORRUPT = new Decoded(Status.CORRUPT, 0, 0, null);
-        static final Decoded OTHER_VERSION = new Decoded(Status.OTHER_VERSION, 0, 0, null);
+        static final Decoded CORRUPT = new Decoded(Status.CORRUPT, 0, 0, null, 0, 0);
+        static final Decoded OTHER_VERSION = new Decoded(Status.OTHER_VERSION, 0, 0, null, 0, 0);
 
         /** Whether the entry answers the read (a value or a "not found" marker). */
         public boolean usable() {
             return status == Status.VALUE || status == Status.NOT_FOUND;
+        }
+
+        /** The payload in an array of its own (a copy); null unless VALUE. */
+        public byte[] payload() {
+            return source == null ? null : Arrays.copyOfRange(source, offset, offset + length);
         }
     }
 
@@ -92,16 +102,14 @@ public final class Envelope {
             return Decoded.OTHER_VERSION;
         }
         if ((flags & NOT_FOUND) != 0) {
-            return new Decoded(Status.NOT_FOUND, expires, recompute, null);
+            return new Decoded(Status.NOT_FOUND, expires, recompute, null, 0, 0);
         }
-        byte[] payload = Arrays.copyOfRange(bytes, HEADER, bytes.length);
-        if ((flags & DEFLATED) != 0) {
-            payload = inflate(payload);
-            if (payload == null) {
-                return Decoded.CORRUPT;
-            }
+        if ((flags & DEFLATED) == 0) {
+            return new Decoded(Status.VALUE, expires, recompute, bytes, HEADER, bytes.length - HEADER);
         }
-        return new Decoded(Status.VALUE, expires, recompute, payload);
+        byte[] payload = inflate(bytes, HEADER, bytes.length - HEADER);
+        return payload == null ? Decoded.CORRUPT : new Decoded(Status.VALUE, expires, recompute, payload, 0,
+                payload.length);
     }
 
     private static byte[] write(int flags, int version, long expiresAtMillis, int recomputeMillis, byte[] payload) {
@@ -133,14 +141,14 @@ public final class Envelope {
      * large array: the old code allocated four times the input up front (a 40 MB entry asked for 160 MB), and
      * even a capped growing buffer let a few concurrent readers of one small deflate bomb run a heap dry.
      */
-    private static byte[] inflate(byte[] input) {
-        long size = inflatedSize(input);
+    private static byte[] inflate(byte[] input, int offset, int length) {
+        long size = inflatedSize(input, offset, length);
         if (size < 0) {
             return null;
         }
         Inflater inflater = new Inflater();
         try {
-            inflater.setInput(input);
+            inflater.setInput(input, offset, length);
             byte[] out = new byte[(int) size];
             int done = 0;
             while (done < out.length) {
@@ -159,10 +167,10 @@ public final class Envelope {
     }
 
     /** The inflated size of a complete deflate stream, or -1 when it is corrupt or above {@link #MAX_PAYLOAD}. */
-    private static long inflatedSize(byte[] input) {
+    private static long inflatedSize(byte[] input, int offset, int length) {
         Inflater inflater = new Inflater();
         try {
-            inflater.setInput(input);
+            inflater.setInput(input, offset, length);
             byte[] scratch = new byte[CHUNK];
             long size = 0;
             while (!inflater.finished()) {
