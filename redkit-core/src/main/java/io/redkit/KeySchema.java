@@ -27,9 +27,11 @@ public final class KeySchema {
     private static final boolean[] NAME_ESCAPES = escapes("%{}*?[]\\");
 
     private final String namespace;
+    private final String open;
 
     private KeySchema(String namespace) {
         this.namespace = namespace;
+        this.open = namespace + ":{";
     }
 
     /**
@@ -54,6 +56,9 @@ public final class KeySchema {
         if (parts == null || parts.length == 0) {
             throw new IllegalArgumentException("a key needs at least one part");
         }
+        if (parts.length == 1 && isPlain(parts[0], PART_ESCAPES)) {
+            return open + parts[0] + '}';
+        }
         // Sized for the parts unescaped (ids mostly are): a session id's key outgrew a fixed guess and was copied.
         int length = namespace.length() + 2 + parts.length;
         for (String part : parts) {
@@ -61,6 +66,33 @@ public final class KeySchema {
         }
         StringBuilder sb = new StringBuilder(length).append(namespace).append(":{");
         appendParts(sb, parts);
+        return sb.append('}').toString();
+    }
+
+    /**
+     * {@link #key(String...)} of a list of parts, without copying them into an array first (a cache builds one key
+     * per entry of a batch from its {@code keyParts} list).
+     */
+    public String key(List<String> parts) {
+        if (parts == null || parts.isEmpty()) {
+            throw new IllegalArgumentException("a key needs at least one part");
+        }
+        int n = parts.size();
+        if (n == 1 && isPlain(parts.get(0), PART_ESCAPES)) {
+            return open + parts.get(0) + '}';
+        }
+        int length = namespace.length() + 2 + n;
+        for (int i = 0; i < n; i++) {
+            String part = parts.get(i);
+            length += part == null ? 0 : part.length();
+        }
+        StringBuilder sb = new StringBuilder(length).append(namespace).append(":{");
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
+                sb.append(':');
+            }
+            escapeInto(sb, parts.get(i), PART_ESCAPES);
+        }
         return sb.append('}').toString();
     }
 
@@ -86,6 +118,9 @@ public final class KeySchema {
      * {@code nameKey("a:b")} is {@code key("a", "b")}.
      */
     public String nameKey(String name) {
+        if (isPlain(name, NAME_ESCAPES)) {
+            return open + name + '}';
+        }
         StringBuilder sb = new StringBuilder(namespace.length() + 3 + (name == null ? 0 : name.length()))
                 .append(namespace).append(":{");
         escapeInto(sb, name, NAME_ESCAPES);
@@ -222,6 +257,23 @@ public final class KeySchema {
                 sb.append(c);
             }
         }
+    }
+
+    /*
+     * A part that needs no escaping (most ids) makes its key by concatenation, which the JDK sizes exactly: one
+     * array and the string, where a builder costs a second array and a copy (issue 21: every hot path builds a key
+     * per call).
+     */
+    private static boolean isPlain(String part, boolean[] escapes) {
+        if (part == null || part.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < part.length(); i++) {
+            if (!plain(part.charAt(i), escapes)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean plain(char c, boolean[] escapes) {

@@ -53,6 +53,17 @@ class KeySchemaTest {
     }
 
     @Test
+    void aListOfPartsGivesTheKeyTheSamePartsGiveAsArguments() {
+        for (String[] parts : new String[][] {{"42"}, {"job", "42"}, {"a:b", "", "*", "\uD800", "{x}"}}) {
+            assertThat(locks.key(List.of(parts))).isEqualTo(locks.key(parts));
+        }
+        assertThatThrownBy(() -> locks.key(List.<String>of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> locks.key((List<String>) null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> locks.key(java.util.Arrays.asList("a", null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be null");
+    }
+
+    @Test
     void globCharactersInPartsMatchOnlyThemselves() {
         String pattern = locks.pattern("job", "*");
         assertThat(pattern).isEqualTo("lock:{job:%2A[}:]*");

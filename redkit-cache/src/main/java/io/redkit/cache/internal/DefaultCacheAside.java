@@ -395,7 +395,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         if (parts == null || parts.isEmpty()) {
             throw new IllegalArgumentException("keyParts gave no parts for key " + key);
         }
-        return config.keySchema().key(parts.toArray(new String[0]));
+        return config.keySchema().key(parts);
     }
 
     private List<String> entryKeys(Collection<? extends K> keys) {
