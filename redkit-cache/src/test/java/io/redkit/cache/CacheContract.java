@@ -309,6 +309,28 @@ abstract class CacheContract extends CacheFixture {
     }
 
     @Test
+    void getAllAnswersARepeatedKeyOnceInTheOrderItFirstCameAndLoadsItOnce() {
+        CacheAside<String, String> cache = cache(redkit());
+        for (int size : new int[] {5, 40}) { // a few keys are compared one by one, more are hashed
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < size; i++) {
+                ids.add("r" + size + "-" + i);
+                source.rows.put("r" + size + "-" + i, "v" + i);
+            }
+            List<String> repeated = new ArrayList<>(ids);
+            repeated.addAll(List.of(ids.get(3), ids.get(0), ids.get(3)));
+            java.util.Collections.swap(repeated, 1, repeated.size() - 1); // ids[3] now comes before ids[1]
+            List<String> order = new ArrayList<>(new java.util.LinkedHashSet<>(repeated));
+            int loadsBefore = source.loads.get() + source.batchLoads.get();
+
+            assertThat(cache.getAll(repeated).keySet()).as("loaded, %d keys", size).containsExactlyElementsOf(order);
+            assertThat(cache.getAll(repeated).keySet()).as("from Redis, %d keys", size).containsExactlyElementsOf(order);
+            assertThat(cache.getAll(repeated)).hasSize(size).containsEntry(ids.get(3), "v3");
+            assertThat(source.loads.get() + source.batchLoads.get()).as("loads").isEqualTo(loadsBefore + 1);
+        }
+    }
+
+    @Test
     void earlyRefreshRecomputesAHotKeyBeforeItExpires() {
         MutableClock clock = new MutableClock();
         Redkit redkit = redkit(c -> c.clock(clock));
