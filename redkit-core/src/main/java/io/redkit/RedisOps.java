@@ -86,6 +86,12 @@ public interface RedisOps extends RedisReads {
     /** UNLINK (frees memory in the background): how many of the keys existed. */
     long unlink(String... keys);
 
+    /**
+     * UNLINK without blocking; the future fails with the same exceptions. Whatever is sent on this seam after it
+     * (by this thread, or under one lock) runs after it on the server.
+     */
+    CompletableFuture<Long> unlinkAsync(String... keys);
+
     /** How many of the keys exist. */
     long exists(String... keys);
 

@@ -84,6 +84,16 @@ abstract class CommandsContract {
     }
 
     @Test
+    void unlinkAsyncCountsTheKeysThatExistedAndRefusesNoKeys() {
+        RedisOps redis = redis();
+        String key = unique("unlink");
+        redis.set(key, bytes("v"));
+        assertThat(redis.unlinkAsync(key, unique("absent")).join()).isEqualTo(1);
+        assertThat(redis.exists(key)).isZero();
+        assertThatThrownBy(() -> redis.unlinkAsync()).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void scanFindsEveryMatchingKeyOnEveryMasterAndNoOther() {
         RedisOps redis = redis();
         KeySchema schema = KeySchema.of("scan" + UUID.randomUUID().toString().substring(0, 8));

@@ -178,6 +178,12 @@ public final class DefaultRedisOps implements RedisOps {
     }
 
     @Override
+    public CompletableFuture<Long> unlinkAsync(String... keys) {
+        String[] array = nonEmptyKeyArray(keys);
+        return executor.executeAsync("UNLINK", Idempotency.IDEMPOTENT, c -> c.unlink(array));
+    }
+
+    @Override
     public long exists(String... keys) {
         String[] array = nonEmptyKeyArray(keys);
         return executor.execute("EXISTS", Idempotency.IDEMPOTENT, c -> c.exists(array));
