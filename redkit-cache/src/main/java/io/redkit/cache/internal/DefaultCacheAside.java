@@ -70,6 +70,8 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
     private final PendingInvalidations pending;
     // Sentinel and Cluster: an UNLINK the master took is kept pending until its replicas confirm it.
     private final boolean replicated;
+    /** Whether the near cache's announcement goes right behind the UNLINK ({@link Invalidator#unlinkAnnounced}). */
+    private final boolean announceBehindUnlink;
     private final BatchReader<K, V> batches;
     private final ObservedOperation gets;
     private final ObservedOperation batchGets;
@@ -116,6 +118,7 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         this.invalidator = new Invalidator(redkit.commands(), redkit.background(), config.keySchema(),
                 filler::lease, redis, redkit::dedicated);
         this.replicated = redkit.topology() != Topology.STANDALONE;
+        this.announceBehindUnlink = near instanceof PubSubNearCache && redkit.topology() != Topology.CLUSTER;
         this.pending = new PendingInvalidations(config.name(), new PendingInvalidations.Retry() {
             @Override
             public boolean unlink(List<String> entryKeys) {
@@ -287,8 +290,16 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
         if (entryKeys.isEmpty()) {
             return 0;
         }
+        boolean announced = false;
         try {
-            long unlinked = invalidator.unlink(entryKeys);
+            long unlinked;
+            if (announceBehindUnlink) {
+                Invalidator.Announced done = invalidator.unlinkAnnounced(entryKeys, () -> near.announce(entryKeys));
+                announced = done.after();
+                unlinked = done.existed();
+            } else {
+                unlinked = invalidator.unlink(entryKeys);
+            }
             if (replicated && config.retryFailedInvalidations()) {
                 pending.awaitConfirmation(entryKeys); // until the replicas have it: a failover may lose it
             }
@@ -300,9 +311,14 @@ public final class DefaultCacheAside<K, V> implements CacheAside<K, V>, BatchRea
             throw e;
         } finally {
             // After the UNLINK, so that a read racing with it cannot put the old entry back into the near cache;
-            // and whatever happened remotely, this instance no longer serves what it was told is stale.
+            // and whatever happened remotely, this instance no longer serves what it was told is stale. The
+            // other instances are told again unless they heard of it after the UNLINK ran.
             flights.forget(entryKeys);
-            near.invalidate(entryKeys);
+            if (announced) {
+                near.forget(entryKeys);
+            } else {
+                near.invalidate(entryKeys);
+            }
         }
     }
 

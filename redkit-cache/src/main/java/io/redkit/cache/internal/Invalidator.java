@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -65,6 +67,49 @@ final class Invalidator {
         } catch (RedkitException e) {
             redis.countFailure(e);
             throw e;
+        }
+    }
+
+    /**
+     * What {@link #unlinkAnnounced} did: how many of the keys existed, and whether the announcement ran on the server
+     * after the UNLINK (false: it may have run before a resent UNLINK, or was not sent; announce again).
+     */
+    record Announced(long existed, boolean after) {
+    }
+
+    /**
+     * {@link #unlink}, with {@code announce}'s message (a PUBLISH on the same connection) sent right behind the
+     * UNLINK instead of after its reply: the other instances hear of it one round trip sooner, and still after the
+     * server ran the UNLINK, since one connection's commands run in the order they were sent (standalone and
+     * Sentinel; on Cluster the PUBLISH may go to another node, so it is not used there).
+     *
+     * <p>A resent UNLINK (its first attempt failed) goes out after the announcement, which then may run first: an
+     * instance could read the old entry again after hearing of it. Replies come back in order, so the
+     * announcement's reply arriving before the UNLINK's final one means exactly that; {@code after} is then false,
+     * and the caller announces again.
+     */
+    Announced unlinkAnnounced(List<String> entryKeys, Supplier<CompletableFuture<Long>> announce) {
+        AtomicReference<CompletableFuture<Long>> announced = new AtomicReference<>();
+        AtomicBoolean overtaken = new AtomicBoolean();
+        CompletableFuture<Long> unlinked;
+        try {
+            unlinked = commands.unlinkAsync(withLeases(entryKeys)).whenComplete((n, e) -> {
+                CompletableFuture<Long> a = announced.get();
+                overtaken.set(a != null && a.isDone());
+            });
+        } catch (RedkitException e) {
+            redis.countFailure(e);
+            throw e;
+        }
+        announced.set(announce.get());
+        try {
+            long existed = unlinked.join();
+            return new Announced(existed, announced.get() != null && !overtaken.get());
+        } catch (CompletionException e) {
+            RedkitException failure = e.getCause() instanceof RedkitException r ? r
+                    : new RedkitException("invalidation failed", Outcome.UNKNOWN, e.getCause());
+            redis.countFailure(failure);
+            throw failure;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.redkit.cache.internal;
 
 import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
 import java.util.Optional;
 
 /**
@@ -31,6 +32,20 @@ interface NearCache<V> extends AutoCloseable {
 
     /** Drops the keys here and tells the other instances. */
     void invalidate(Collection<String> keys);
+
+    /**
+     * Tells the other instances that {@code keys} are stale, without dropping them here; sent now, on the
+     * connection of {@code redkit.commands()}, behind whatever was sent on it before. Null when this near cache
+     * tells no one itself (there is none, or the server tells them): then {@link #invalidate} does all.
+     */
+    default CompletableFuture<Long> announce(Collection<String> keys) {
+        return null;
+    }
+
+    /** Drops the keys here only: the other instances were told by {@link #announce}. */
+    default void forget(Collection<String> keys) {
+        invalidate(keys);
+    }
 
     /** Drops everything here and tells the other instances. */
     void invalidateAll();

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -86,6 +87,16 @@ final class PubSubNearCache<V> extends NearEntries<V> {
     }
 
     @Override
+    public CompletableFuture<Long> announce(Collection<String> keys) {
+        return publish(String.join("\n", keys));
+    }
+
+    @Override
+    public void forget(Collection<String> keys) {
+        drop(keys);
+    }
+
+    @Override
     public void invalidateAll() {
         flush("invalidated by prefix");
         publish("*");
@@ -96,17 +107,20 @@ final class PubSubNearCache<V> extends NearEntries<V> {
      * of their numbers: two invalidating threads publishing out of order made every other instance see a gap and
      * flush everything. The send is asynchronous, so the lock is held for a hand-over, not a round trip.
      */
-    private void publish(String body) {
+    private CompletableFuture<Long> publish(String body) {
         synchronized (sequence) {
             long seq = sequence.incrementAndGet();
             byte[] message = ("1 " + publisher + " " + seq + "\n" + body).getBytes(StandardCharsets.UTF_8);
             try {
-                publishOps.publishAsync(channel, message).exceptionally(e -> {
+                CompletableFuture<Long> sent = publishOps.publishAsync(channel, message);
+                sent.exceptionally(e -> {
                     log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
                     return null;
                 });
+                return sent;
             } catch (RedkitException e) {
                 log.debug("near cache: invalidation {} not published: {}", seq, e.toString());
+                return CompletableFuture.failedFuture(e);
             }
         }
     }
