@@ -201,8 +201,8 @@ public final class Redkit implements AutoCloseable {
     /**
      * Reads on a new connection the server tracks ({@code CLIENT TRACKING}), for a near cache that the server itself
      * invalidates: a write by any client, an expiry, an eviction or a flush reaches {@code listener}, pushed on that
-     * connection (RESP3), or, when it speaks RESP2, on a subscribed connection of its own ({@code REDIRECT};
-     * standalone and Sentinel only, refused on Cluster). With no {@code broadcastPrefixes} the server remembers each
+     * connection (RESP3), or, when it speaks RESP2, on a subscribed connection of its own ({@code REDIRECT}; on
+     * Cluster one per master, to that master). With no {@code broadcastPrefixes} the server remembers each
      * key read there (its tracking table, bounded by {@code tracking-table-max-keys}); with some, it tracks nothing
      * per reader and announces every change of a key starting with one of them ({@code BCAST}). Under Sentinel the
      * connection follows the master through a failover and turns tracking on again; on Cluster each read goes to its
@@ -224,7 +224,8 @@ public final class Redkit implements AutoCloseable {
         StatefulConnection<String, byte[]> connection = connecting("tracked reads", connector::connect);
         if (connection instanceof StatefulRedisClusterConnection<String, byte[]> cluster) {
             TrackedClusterReads reads = TrackedClusterReads.open(cluster, opsOf, prefixes, listener,
-                    connector::refreshTopology, config.connectTimeout());
+                    connector::refreshTopology, config.connectTimeout(),
+                    (host, port) -> codec -> connector.connectPubSubAsync(codec, host, port));
             connector.onTopologyChange(reads::topologyChanged);
             return reads;
         }

@@ -25,17 +25,7 @@ class TrackedReadsIT {
     static final RedisServerExtension redis = RedisServerExtension.standalone();
 
     private final List<String> heard = new CopyOnWriteArrayList<>();
-    private final InvalidationListener listener = new InvalidationListener() {
-        @Override
-        public void invalidated(List<String> keys) {
-            keys.forEach(k -> heard.add("key " + k));
-        }
-
-        @Override
-        public void reset(String why) {
-            heard.add("reset " + why);
-        }
-    };
+    private final InvalidationListener listener = Heard.into(heard);
 
     @AfterEach
     void flush() {

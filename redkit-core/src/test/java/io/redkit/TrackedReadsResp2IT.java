@@ -26,21 +26,8 @@ class TrackedReadsResp2IT {
     static final RedisServerExtension redis = RedisServerExtension.standalone()
             .withArgs("rename-command", "HELLO", "HELLO-renamed");
 
-    private static final String REDIRECT_LOST =
-            "reset the invalidation connection was lost: invalidations sent meanwhile are missed";
-
     private final List<String> heard = new CopyOnWriteArrayList<>();
-    private final InvalidationListener listener = new InvalidationListener() {
-        @Override
-        public void invalidated(List<String> keys) {
-            keys.forEach(k -> heard.add("key " + k));
-        }
-
-        @Override
-        public void reset(String why) {
-            heard.add("reset " + why);
-        }
-    };
+    private final InvalidationListener listener = Heard.into(heard);
 
     @AfterEach
     void flush() {
@@ -103,9 +90,9 @@ class TrackedReadsResp2IT {
             heard.clear();
 
             redis.command("CLIENT", "KILL", "ID", killed);
-            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(REDIRECT_LOST));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(Heard.REDIRECT_LOST));
             await().atMost(Duration.ofSeconds(10)).until(reads::tracking);
-            assertThat(heard).containsExactly(REDIRECT_LOST, "reset tracking on");
+            assertThat(heard).containsExactly(Heard.REDIRECT_LOST, "reset tracking on");
             assertThat(redirectIds()).hasSize(1).doesNotContain(killed);
 
             reads.get("after");
@@ -121,7 +108,7 @@ class TrackedReadsResp2IT {
         try (Redkit redkit = Redkit.connect(redis.url());
                 TrackedReads reads = redkit.trackedReads(List.of("mine:"), listener)) {
             redis.command("CLIENT", "KILL", "ID", redirectIds().get(0));
-            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(REDIRECT_LOST));
+            await().atMost(Duration.ofSeconds(5)).until(() -> heard.contains(Heard.REDIRECT_LOST));
             await().atMost(Duration.ofSeconds(10)).until(reads::tracking);
             heard.clear();
 

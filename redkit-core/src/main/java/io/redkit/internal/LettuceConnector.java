@@ -63,12 +63,16 @@ public final class LettuceConnector {
     private final List<Runnable> topologyListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     // Asked for the replicas of the master before a wait for them; opened on first use (see sentinelReplicas).
     private StatefulRedisSentinelConnection<String, String> sentinel;
+    // Cluster only: opens the redirect connections of RESP2 tracked nodes (see connectPubSubAsync); on first use.
+    private RedisClient nodeClient;
+    private final ClientResources resources;
 
     private LettuceConnector(RedkitConfig config, AbstractRedisClient client, RedisURI standaloneUri,
             ClientResources resources) {
         this.config = config;
         this.client = client;
         this.standaloneUri = standaloneUri;
+        this.resources = resources;
         this.topologyEvents = client instanceof RedisClusterClient
                 ? resources.eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance)
                         // The event is published as the new view is applied; give the connections a moment.
@@ -202,6 +206,31 @@ public final class LettuceConnector {
             return standalone.connectPubSubAsync(codec, standaloneUri).toCompletableFuture();
         }
         throw new IllegalStateException("a Cluster client");
+    }
+
+    /**
+     * Opens a pub/sub connection with {@code codec} to one Cluster node, {@code host:port}, with the seeds'
+     * credentials and TLS, without blocking: a RESP2 tracked node's redirect connection. The Cluster client has no
+     * pub/sub connection to a node of the caller's choosing with a codec of its own, so a standalone client on the
+     * same resources opens it.
+     *
+     * @throws IllegalStateException when the topology is not Cluster
+     */
+    public <K, V> CompletableFuture<StatefulRedisPubSubConnection<K, V>> connectPubSubAsync(RedisCodec<K, V> codec,
+            String host, int port) {
+        if (!(client instanceof RedisClusterClient)) {
+            throw new IllegalStateException("not a Cluster client");
+        }
+        return nodeClient().connectPubSubAsync(codec, uri(config, RedisURI.Builder.redis(host, port)))
+                .toCompletableFuture();
+    }
+
+    private synchronized RedisClient nodeClient() {
+        if (nodeClient == null) {
+            nodeClient = RedisClient.create(resources);
+            nodeClient.setOptions(clientOptions(config).build());
+        }
+        return nodeClient;
     }
 
     /**
@@ -346,8 +375,13 @@ public final class LettuceConnector {
         if (topologyEvents != null) {
             topologyEvents.dispose();
         }
+        RedisClient nodes;
         synchronized (this) {
             closeSentinel();
+            nodes = nodeClient;
+        }
+        if (nodes != null) {
+            nodes.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
         }
         client.shutdown(0, timeout.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -41,6 +41,7 @@ public final class TrackedClusterReads implements TrackedReads {
     private final List<String> prefixes;
     private final InvalidationListener listener;
     private final Runnable refreshTopology;
+    private final NodeRedirects redirects;
     private final Map<String, TrackedConnection> nodes = new ConcurrentHashMap<>();
     // The values of nodes, for tracking(), which a near cache asks on every hit: an array walk, no iterator.
     private volatile TrackedConnection[] attached = new TrackedConnection[0];
@@ -48,24 +49,33 @@ public final class TrackedClusterReads implements TrackedReads {
 
     private TrackedClusterReads(StatefulRedisClusterConnection<String, byte[]> cluster,
             Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf, List<String> prefixes,
-            InvalidationListener listener, Runnable refreshTopology) {
+            InvalidationListener listener, Runnable refreshTopology, NodeRedirects redirects) {
         this.cluster = cluster;
+        this.redirects = redirects;
         this.opsOf = opsOf;
         this.prefixes = prefixes;
         this.listener = listener;
         this.refreshTopology = refreshTopology;
     }
 
+    /** Where a master's invalidations go when its connection speaks RESP2: a redirect connection to that master. */
+    @FunctionalInterface
+    public interface NodeRedirects {
+        TrackedConnection.Redirects to(String host, int port);
+    }
+
     /**
      * Turns tracking on for every master's connection of {@code cluster} and waits up to {@code wait} for their
      * answers; closes {@code cluster} and throws when one refuses.
      *
+     * @param redirects over RESP2, each master's redirect connections (to that master, as over RESP3 its pushes)
      * @throws io.redkit.TrackingRefusedException with the server's answer when one refuses
      */
     public static TrackedClusterReads open(StatefulRedisClusterConnection<String, byte[]> cluster,
             Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf, List<String> prefixes,
-            InvalidationListener listener, Runnable refreshTopology, Duration wait) {
-        TrackedClusterReads reads = new TrackedClusterReads(cluster, opsOf, prefixes, listener, refreshTopology);
+            InvalidationListener listener, Runnable refreshTopology, Duration wait, NodeRedirects redirects) {
+        TrackedClusterReads reads = new TrackedClusterReads(cluster, opsOf, prefixes, listener, refreshTopology,
+                redirects);
         long deadline = System.nanoTime() + wait.toNanos();
         try {
             for (RedisClusterNode master : masters(cluster)) {
@@ -99,9 +109,10 @@ public final class TrackedClusterReads implements TrackedReads {
         if (known != null) {
             return known;
         }
+        String host = master.getUri().getHost();
+        int port = master.getUri().getPort();
         TrackedConnection node = nodes.computeIfAbsent(address, a -> TrackedConnection.attach(
-                cluster.getConnection(master.getUri().getHost(), master.getUri().getPort()), opsOf, prefixes,
-                listener, false, null));
+                cluster.getConnection(host, port), opsOf, prefixes, listener, false, redirects.to(host, port)));
         snapshot();
         return node;
     }

@@ -122,8 +122,8 @@ public final class TrackedConnection implements TrackedReads {
      * tells when it is on); when {@code owned}, {@link #close()} closes the connection, otherwise it only takes the
      * listeners off (a Cluster node connection, which belongs to its Cluster connection).
      *
-     * @param redirects where invalidations go when {@code connection} speaks RESP2; null: a RESP2 connection is
-     *     refused (Cluster, where each master would need a redirect connection of its own)
+     * @param redirects where invalidations go when {@code connection} speaks RESP2 (on Cluster, to its master);
+     *     null: a RESP2 connection is refused
      */
     static TrackedConnection attach(StatefulRedisConnection<String, byte[]> connection,
             Function<StatefulRedisConnection<String, byte[]>, RedisOps> opsOf, List<String> prefixes,
@@ -134,8 +134,8 @@ public final class TrackedConnection implements TrackedReads {
         connection.addListener(tracked.pushes);
         connection.addListener(tracked.states);
         tracked.first = resp2 && redirects == null ? CompletableFuture.failedFuture(new UnsupportedOperationException(
-                "the connection speaks RESP2 (the server or a proxy refused HELLO 3): invalidations would need a"
-                        + " REDIRECT to a subscriber connection per master, which redkit does not offer on Cluster"))
+                "the connection speaks RESP2 (the server or a proxy refused HELLO 3) and has nowhere to redirect"
+                        + " invalidations to"))
                 : tracked.enable();
         return tracked;
     }
