@@ -23,6 +23,7 @@ sealed interface Lookup<V> {
      * it from an entry written meanwhile; empty when there was none or Redis was not asked).
      */
     record Miss<V>(byte[] rejected) implements Lookup<V> {
+        private static final Miss<Object> NOTHING = new Miss<>(null);
     }
 
     /** Whether this answers the read without the source. */
@@ -52,8 +53,9 @@ sealed interface Lookup<V> {
         return answer.isPresent() ? new Hit<>(answer.get(), false) : new KnownAbsent<>(false);
     }
 
-    /** A miss with nothing rejected. */
+    /** A miss with nothing rejected: one instance, since every read without a near cache asks it for one. */
+    @SuppressWarnings("unchecked")
     static <V> Lookup<V> miss() {
-        return new Miss<>(null);
+        return (Lookup<V>) Miss.NOTHING;
     }
 }
