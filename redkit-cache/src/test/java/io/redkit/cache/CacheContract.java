@@ -331,6 +331,28 @@ abstract class CacheContract extends CacheFixture {
     }
 
     @Test
+    void getAllTakesTheKeysTheCollectionIteratesWhateverItsSizeSaid() {
+        CacheAside<String, String> cache = cache(redkit());
+        List<String> ids = List.of("s1", "s2", "s3");
+        ids.forEach(id -> source.rows.put(id, "v-" + id));
+        // A concurrent collection's size() may be stale by the time it is iterated.
+        java.util.Collection<String> stale = new java.util.AbstractCollection<>() {
+            @Override
+            public java.util.Iterator<String> iterator() {
+                return ids.iterator();
+            }
+
+            @Override
+            public int size() {
+                return 1;
+            }
+        };
+
+        assertThat(cache.getAll(stale)).containsOnlyKeys(ids);
+        assertThat(cache.getAll(stale)).containsEntry("s3", "v-s3");
+    }
+
+    @Test
     void earlyRefreshRecomputesAHotKeyBeforeItExpires() {
         MutableClock clock = new MutableClock();
         Redkit redkit = redkit(c -> c.clock(clock));

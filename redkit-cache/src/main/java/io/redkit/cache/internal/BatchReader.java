@@ -69,8 +69,14 @@ final class BatchReader<K, V> {
         String[] entryKeys = new String[requested.size()];
         List<K> keys = new ArrayList<>(entryKeys.length);
         for (K key : requested) {
+            if (keys.size() == entryKeys.length) {
+                entryKeys = Arrays.copyOf(entryKeys, entryKeys.length * 2 + 1); // a collection that grew meanwhile
+            }
             entryKeys[keys.size()] = entryKey.apply(Objects.requireNonNull(key, "keys must not contain null"));
             keys.add(key);
+        }
+        if (keys.size() < entryKeys.length) {
+            entryKeys = Arrays.copyOf(entryKeys, keys.size());
         }
         int n = distinct(entryKeys, keys);
         if (n < entryKeys.length) {
