@@ -70,30 +70,14 @@ public final class KeySchema {
     }
 
     /**
-     * {@link #key(String...)} of a list of parts, without copying them into an array first (a cache builds one key
-     * per entry of a batch from its {@code keyParts} list).
+     * {@link #key(String...)} of a list of parts. A single part that needs no escaping (a cache's id, from its
+     * {@code keyParts} list) is not copied into an array first.
      */
     public String key(List<String> parts) {
-        if (parts == null || parts.isEmpty()) {
-            throw new IllegalArgumentException("a key needs at least one part");
-        }
-        int n = parts.size();
-        if (n == 1 && isPlain(parts.get(0), PART_ESCAPES)) {
+        if (parts != null && parts.size() == 1 && isPlain(parts.get(0), PART_ESCAPES)) {
             return open + parts.get(0) + '}';
         }
-        int length = namespace.length() + 2 + n;
-        for (int i = 0; i < n; i++) {
-            String part = parts.get(i);
-            length += part == null ? 0 : part.length();
-        }
-        StringBuilder sb = new StringBuilder(length).append(namespace).append(":{");
-        for (int i = 0; i < n; i++) {
-            if (i > 0) {
-                sb.append(':');
-            }
-            escapeInto(sb, parts.get(i), PART_ESCAPES);
-        }
-        return sb.append('}').toString();
+        return key(parts == null ? null : parts.toArray(new String[0]));
     }
 
     /** A key in the same slot as {@code key}: {@code key:suffix}, the suffix escaped. */
