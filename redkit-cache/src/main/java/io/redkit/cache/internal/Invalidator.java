@@ -106,8 +106,7 @@ final class Invalidator {
             long existed = unlinked.join();
             return new Announced(existed, announced.get() != null && !overtaken.get());
         } catch (CompletionException e) {
-            RedkitException failure = e.getCause() instanceof RedkitException r ? r
-                    : new RedkitException("invalidation failed", Outcome.UNKNOWN, e.getCause());
+            RedkitException failure = unwrapped(e);
             redis.countFailure(failure);
             throw failure;
         }
@@ -156,9 +155,14 @@ final class Invalidator {
             ReplicaAck ack = connection.awaitReplicas(REPLICA_WAIT, written);
             return new Unlinked(existed, ack.confirmed());
         } catch (CompletionException e) {
-            throw e.getCause() instanceof RedkitException r ? r
-                    : new RedkitException("invalidation failed", Outcome.UNKNOWN, e.getCause());
+            throw unwrapped(e);
         }
+    }
+
+    /** What a joined command failed with, as redkit's exception. */
+    private static RedkitException unwrapped(CompletionException e) {
+        return e.getCause() instanceof RedkitException r ? r
+                : new RedkitException("invalidation failed", Outcome.UNKNOWN, e.getCause());
     }
 
     private String[] withLeases(List<String> entryKeys) {
