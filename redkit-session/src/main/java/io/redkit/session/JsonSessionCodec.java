@@ -42,4 +42,9 @@ public final class JsonSessionCodec<T> implements SessionCodec<T> {
     public T decode(byte[] bytes) throws Exception {
         return binding.read(bytes);
     }
+
+    @Override
+    public T decode(byte[] bytes, int offset, int length) throws Exception {
+        return binding.read(bytes, offset, length);
+    }
 }

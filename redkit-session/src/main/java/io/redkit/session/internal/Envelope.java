@@ -38,12 +38,24 @@ final class Envelope {
     /** What stored bytes turned out to be. */
     enum Status { VALID, CORRUPT, NEWER }
 
-    /** An opened envelope; {@code payload} is null unless VALID. */
+    /**
+     * An opened envelope. The payload is not copied out: it is {@code source} from {@code payloadOffset} to its end,
+     * the array Redis answered, for the codec to read in place; {@code source} is null unless VALID.
+     */
     record Opened(Status status, long expiresAt, long createdAt, long revision, int dataVersion, String userId,
-            byte[] payload) {
+            byte[] source, int payloadOffset) {
 
-        static final Opened CORRUPT = new Opened(Status.CORRUPT, 0, 0, 0, 0, null, null);
-        static final Opened NEWER = new Opened(Status.NEWER, 0, 0, 0, 0, null, null);
+        static final Opened CORRUPT = new Opened(Status.CORRUPT, 0, 0, 0, 0, null, null, 0);
+        static final Opened NEWER = new Opened(Status.NEWER, 0, 0, 0, 0, null, null, 0);
+
+        int payloadLength() {
+            return source.length - payloadOffset;
+        }
+
+        /** A copy of the payload. */
+        byte[] payload() {
+            return Arrays.copyOfRange(source, payloadOffset, source.length);
+        }
     }
 
     private Envelope() {
@@ -94,8 +106,7 @@ final class Envelope {
         if (f.dv > ourDataVersion) {
             return Opened.NEWER;
         }
-        return new Opened(Status.VALID, f.exp, f.iat, f.rev, f.dv, f.uid,
-                Arrays.copyOfRange(bytes, newline + 1, bytes.length));
+        return new Opened(Status.VALID, f.exp, f.iat, f.rev, f.dv, f.uid, bytes, newline + 1);
     }
 
     /** Whether stored bytes are in the first format (written before revisions, under the raw id). */

@@ -60,7 +60,7 @@ final class SessionCoder<T> {
             return new Read<>(opened.status(), null);
         }
         try {
-            T data = codec.decode(opened.payload());
+            T data = codec.decode(opened.source(), opened.payloadOffset(), opened.payloadLength());
             if (data == null) {
                 return new Read<>(Envelope.Status.CORRUPT, null);
             }
