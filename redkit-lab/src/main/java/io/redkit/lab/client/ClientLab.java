@@ -50,18 +50,19 @@ public final class ClientLab implements Callable<Integer> {
                     {"retry", "timed-out INCR (" + report.retry().error() + ") not sent again",
                         "counter " + report.retry().incrValueAfterTimeout() + ", expected "
                             + report.retry().incrExpected()},
-                    firstConnect(report.firstConnect()),
+                    firstConnect("first connect", report.firstConnect()),
+                    firstConnect("... with AppCDS", report.firstConnectWithAppCds()),
                 });
         }
         out.flush();
         return 0;
     }
 
-    private static String[] firstConnect(ClientReport.FirstConnect f) {
+    private static String[] firstConnect(String name, ClientReport.FirstConnect f) {
         if (f.error() != null) {
-            return new String[] {"first connect", "fresh JVM run failed: " + f.error(), ""};
+            return new String[] {name, "fresh JVM run failed: " + f.error(), ""};
         }
-        return new String[] {"first connect", String.format(Locale.ROOT, "fresh JVM: start to main %d ms, DNS %.1f"
+        return new String[] {name, String.format(Locale.ROOT, "fresh JVM: start to main %d ms, DNS %.1f"
                 + " ms, Redkit.create %.0f ms (%d classes loaded), first GET %.1f ms; warm JVM: create %.1f ms, GET"
                 + " %.1f ms", f.jvmToMainMs(), f.dnsMs(), f.connectMs(), f.connectClasses(), f.firstReplyMs(),
                 f.warmConnectMs(), f.warmReplyMs()), f.jvmToFirstReplyMs() + " ms JVM start to first reply (target "

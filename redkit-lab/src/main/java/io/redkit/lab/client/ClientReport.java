@@ -4,7 +4,7 @@ package io.redkit.lab.client;
  * What {@code lab client} measured; field names are the JSON contract of DESIGN §11 (snake_case on output).
  */
 public record ClientReport(String target, Miss miss, Timeout timeout, Disconnected disconnected, Pool pool,
-        Noscript noscript, Retry retry, FirstConnect firstConnect) {
+        Noscript noscript, Retry retry, FirstConnect firstConnect, FirstConnect firstConnectWithAppCds) {
 
     /** A GET of an absent key: {@code result} is "empty" when the miss came back as a value. */
     public record Miss(String result) { }

@@ -41,11 +41,13 @@ public final class ClientScenarios {
     public ClientReport runAll() {
         // First, in a JVM of its own, while the server has done nothing else yet.
         ClientReport.FirstConnect first = FirstConnectRun.run(target.url());
+        ClientReport.FirstConnect withAppCds = FirstConnectRun.runWithAppCds(target.url(),
+                System.getProperty("java.class.path"));
         try (Redkit redkit = Redkit.create(RedkitConfig.builder().url(target.url()).name("lab-client")
                 .commandTimeout(TIMEOUT).dedicatedPool(new DedicatedPoolConfig(POOL_SIZE, POOL_SIZE, POOL_WAIT))
                 .build())) {
             return new ClientReport(target.describe(), miss(redkit), timeout(redkit), disconnected(redkit),
-                    pool(redkit), noscript(redkit), retry(redkit), first);
+                    pool(redkit), noscript(redkit), retry(redkit), first, withAppCds);
         }
     }
 

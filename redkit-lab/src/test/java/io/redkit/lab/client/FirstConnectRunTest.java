@@ -24,6 +24,14 @@ class FirstConnectRunTest {
     }
 
     @Test
+    void linesAJvmPrintsAfterTheFiguresAreSkipped() {
+        ClientReport.FirstConnect f = FirstConnectRun.parse("a log line\n" + LINE
+                + "\n[1.234s][warning][cds] Skipping io/redkit/Example: Old class has been linked\n");
+        assertThat(f.error()).isNull();
+        assertThat(f.jvmToFirstReplyMs()).isEqualTo(1266);
+    }
+
+    @Test
     void aFastEnoughRunMeetsTheTarget() {
         assertThat(FirstConnectRun.parse(LINE.replace("jvm_to_first_reply_ms=1266", "jvm_to_first_reply_ms=480"))
                 .met()).isTrue();
