@@ -51,11 +51,6 @@ final class Envelope {
         int payloadLength() {
             return source.length - payloadOffset;
         }
-
-        /** A copy of the payload. */
-        byte[] payload() {
-            return Arrays.copyOfRange(source, payloadOffset, source.length);
-        }
     }
 
     private Envelope() {

@@ -27,7 +27,8 @@ class EnvelopeTest {
         assertThat(opened.expiresAt()).isEqualTo(2000);
         assertThat(opened.createdAt()).isEqualTo(1000);
         assertThat(opened.revision()).isEqualTo(7);
-        assertThat(new String(opened.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+        assertThat(new String(opened.source(), opened.payloadOffset(), opened.payloadLength(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"a\":1}");
     }
 
     @Test
